@@ -1,0 +1,69 @@
+// Dump files (*.fathom.json): one versioned JSON document holding the graphs Fathom captured,
+// their per-node meta, and example inputs. The JSON Schema is engine/dump/fathom-dump.schema.json
+// and docs are in engine/dump/README.md.
+//
+// loadDump() validates everything before returning a Dump: a problem is reported as one line
+// naming the file and the JSON pointer (or node) of the first problem. serializeDump() writes
+// the canonical form, so load -> serialize of a canonical file gives back the same bytes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/core/Result.h"
+#include "engine/graph/Graph.h"
+
+namespace fathom {
+
+inline constexpr const char* kDumpFormat = "fathom-dump";
+inline constexpr int kDumpVersion = 1;
+
+// One example input: its layout, and either a seed (values drawn deterministically: floats from
+// N(0, 1), or uniform in `range`; integers uniform in [range.first, range.second), default
+// [0, 10); bools fair coins) or inline values in row-major logical order.
+struct ExampleInput {
+  std::string name;
+  TensorMeta meta;
+  std::optional<uint64_t> seed;
+  std::optional<std::pair<double, double>> range;
+  std::vector<double> data;
+};
+
+struct NamedGraph {
+  std::string name;  // "forward", "backward", "joint", ...
+  Graph graph;
+};
+
+struct Dump {
+  std::vector<std::pair<std::string, std::string>> producer;  // tool, version, command, ...
+  std::vector<NamedGraph> graphs;
+  std::vector<std::pair<std::string, std::vector<ExampleInput>>> inputs;  // by graph name
+
+  const Graph* graph(std::string_view name) const;
+  const std::vector<ExampleInput>* inputsFor(std::string_view graphName) const;
+};
+
+struct DumpLimits {
+  int maxDepth = 64;  // JSON nesting; dumps need about 8
+};
+
+Result<Dump> loadDump(const std::string& path, const DumpLimits& limits = {});
+// `label` names the text in errors (usually the file path).
+Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpLimits& limits = {});
+std::string serializeDump(const Dump& dump);
+// Writes atomically (temporary file, then rename), so a crash never leaves half a dump.
+Status saveDump(const Dump& dump, const std::string& path);
+
+// Inputs files (`fathom run --inputs FILE`): {"format": "fathom-inputs", "version": 1,
+// "inputs": [ExampleInput, ...]}.
+Result<std::vector<ExampleInput>> loadInputsFile(const std::string& path);
+std::string serializeInputs(const std::vector<ExampleInput>& inputs);
+
+// Reads a whole file; an error names the file and the system's reason.
+Result<std::string> readFile(const std::string& path);
+Status writeFileAtomically(const std::string& path, std::string_view contents);
+
+}  // namespace fathom

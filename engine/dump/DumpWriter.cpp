@@ -1,0 +1,165 @@
+// Writes dumps in canonical form: fixed key order, one node per line (diffable, compact), and
+// values tagged exactly as DumpReader expects, so reading a written dump and writing it again
+// reproduces the same bytes.
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "engine/dump/Dump.h"
+
+namespace fathom {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json symIntJson(const SymInt& s) {
+  if (s.isSymbolic()) return s.str();
+  return s.hint();
+}
+
+json symIntListJson(const SymIntList& l) {
+  json out = json::array();
+  for (const auto& s : l) out.push_back(symIntJson(s));
+  return out;
+}
+
+json tensorMetaJson(const TensorMeta& m) {
+  json j = json::object();
+  j["dtype"] = dtypeName(m.dtype);
+  j["sizes"] = symIntListJson(m.sizes);
+  j["strides"] = symIntListJson(m.strides);
+  j["offset"] = symIntJson(m.storageOffset);
+  if (m.device != "cpu") j["device"] = m.device;
+  if (m.requiresGrad) j["requires_grad"] = true;
+  return j;
+}
+
+json valJson(const Value& v) {
+  if (auto* m = v.tryAs<TensorMeta>()) return tensorMetaJson(*m);
+  if (auto* s = v.tryAs<SymInt>()) return symIntJson(*s);
+  if (auto* l = v.tryAs<ValueList>()) {
+    json out = json::array();
+    for (const auto& e : *l) out.push_back(valJson(e));
+    return out;
+  }
+  return nullptr;
+}
+
+json tagged(const char* tag, std::string_view text) {
+  json j = json::object();
+  j[tag] = text;
+  return j;
+}
+
+json argJson(const Value& v, const Graph& g) {
+  struct Visitor {
+    const Graph& g;
+    json operator()(const None&) const { return nullptr; }
+    json operator()(bool b) const { return b; }
+    json operator()(const SymInt& i) const { return symIntJson(i); }
+    json operator()(double d) const {
+      if (std::isnan(d)) return tagged("float", "nan");
+      if (std::isinf(d)) return tagged("float", d > 0 ? "inf" : "-inf");
+      return d;
+    }
+    json operator()(const std::string& s) const { return s; }
+    json operator()(DType t) const { return tagged("dtype", dtypeName(t)); }
+    json operator()(MemoryFormat f) const { return tagged("memory_format", memoryFormatName(f)); }
+    json operator()(Layout) const { return tagged("layout", "strided"); }
+    json operator()(const Device& d) const { return tagged("device", d.name); }
+    json operator()(NodeRef r) const { return tagged("node", g.node(r).name); }
+    json operator()(const Tensor&) const { return nullptr; }      // never stored in graphs
+    json operator()(const TensorMeta&) const { return nullptr; }  // never stored in graphs
+    json operator()(const ValueList& l) const {
+      json out = json::array();
+      for (const auto& e : l) out.push_back(argJson(e, g));
+      return out;
+    }
+  };
+  return std::visit(Visitor{g}, v.v);
+}
+
+json nodeJson(const Graph& g, const Node& n) {
+  json j = json::object();
+  j["name"] = n.name;
+  j["kind"] = nodeKindName(n.kind);
+  if (n.kind == NodeKind::Call) j["op"] = n.target;
+  if (!n.args.empty()) {
+    json args = json::array();
+    for (const auto& a : n.args) args.push_back(argJson(a, g));
+    j["args"] = std::move(args);
+  }
+  if (!n.kwargs.empty()) {
+    json kwargs = json::object();
+    for (const auto& [k, a] : n.kwargs) kwargs[k] = argJson(a, g);
+    j["kwargs"] = std::move(kwargs);
+  }
+  json meta = json::object();
+  if (!n.val.isNone()) meta["val"] = valJson(n.val);
+  if (!n.provenance.source.empty()) meta["source"] = n.provenance.source;
+  if (!n.provenance.module.empty()) meta["module"] = n.provenance.module;
+  if (!n.stage.empty()) meta["stage"] = n.stage;
+  if (!meta.empty()) j["meta"] = std::move(meta);
+  return j;
+}
+
+json inputJson(const ExampleInput& in) {
+  json j = json::object();
+  j["name"] = in.name;
+  for (auto& [k, v] : tensorMetaJson(in.meta).items()) j[k] = v;
+  if (in.seed) j["seed"] = *in.seed;
+  if (in.range) j["range"] = json::array({in.range->first, in.range->second});
+  if (!in.seed) j["data"] = in.data;
+  return j;
+}
+
+std::string jsonQuoted(std::string_view s) { return json(s).dump(); }
+
+// "[\n<indent>  item,\n...<indent>]" with each item on one line.
+template <class Items, class Fn>
+void writeLines(std::string& out, const Items& items, const std::string& indent, Fn&& itemText) {
+  out += "[";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ",\n" : "\n") + indent + "  " + itemText(items[i]);
+  out += items.empty() ? "]" : "\n" + indent + "]";
+}
+
+}  // namespace
+
+std::string serializeDump(const Dump& dump) {
+  std::string out = "{\n  \"format\": " + jsonQuoted(kDumpFormat) + ",\n  \"version\": " + std::to_string(kDumpVersion);
+  if (!dump.producer.empty()) {
+    json producer = json::object();
+    for (const auto& [k, v] : dump.producer) producer[k] = v;
+    out += ",\n  \"producer\": " + producer.dump();
+  }
+  out += ",\n  \"graphs\": {";
+  for (size_t gi = 0; gi < dump.graphs.size(); ++gi) {
+    const auto& [name, graph] = dump.graphs[gi];
+    out += (gi ? ",\n    " : "\n    ") + jsonQuoted(name) + ": {\n      \"nodes\": ";
+    writeLines(out, graph.nodes(), "      ", [&](const Node& n) { return nodeJson(graph, n).dump(); });
+    out += "\n    }";
+  }
+  out += "\n  }";
+  if (!dump.inputs.empty()) {
+    out += ",\n  \"inputs\": {";
+    for (size_t i = 0; i < dump.inputs.size(); ++i) {
+      out += (i ? ",\n    " : "\n    ") + jsonQuoted(dump.inputs[i].first) + ": ";
+      writeLines(out, dump.inputs[i].second, "    ", [](const ExampleInput& in) { return inputJson(in).dump(); });
+    }
+    out += "\n  }";
+  }
+  out += "\n}\n";
+  return out;
+}
+
+Status saveDump(const Dump& dump, const std::string& path) {
+  return writeFileAtomically(path, serializeDump(dump));
+}
+
+std::string serializeInputs(const std::vector<ExampleInput>& inputs) {
+  std::string out = "{\n  \"format\": \"fathom-inputs\",\n  \"version\": 1,\n  \"inputs\": ";
+  writeLines(out, inputs, "  ", [](const ExampleInput& in) { return inputJson(in).dump(); });
+  return out + "\n}\n";
+}
+
+}  // namespace fathom

@@ -1,0 +1,94 @@
+#include "engine/interp/ExampleInputs.h"
+
+#include <cmath>
+
+namespace fathom {
+namespace {
+
+// splitmix64: tiny, fast, and identical everywhere.
+struct Rng {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double normal() {  // Box-Muller
+    double u1 = uniform(), u2 = uniform();
+    if (u1 < 1e-300) u1 = 1e-300;
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+  }
+};
+
+double drawOne(Rng& rng, const ExampleInput& in) {
+  const DType t = in.meta.dtype;
+  if (t == DType::Bool) return rng.next() & 1;
+  if (isFloating(t)) {
+    if (in.range) return in.range->first + (in.range->second - in.range->first) * rng.uniform();
+    return rng.normal();
+  }
+  const double lo = in.range ? std::ceil(in.range->first) : 0, hi = in.range ? in.range->second : 10;
+  const double span = std::max(1.0, std::ceil(hi - lo));
+  return lo + std::floor(rng.uniform() * span);
+}
+
+}  // namespace
+
+Result<ValueList> materializeInputs(const std::vector<ExampleInput>& inputs, std::optional<uint64_t> seedOverride) {
+  ValueList out;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ExampleInput& in = inputs[i];
+    auto t = Tensor::fromMeta(in.meta);
+    if (!t.ok()) return t.error().within("input '" + in.name + "'");
+    const int64_t n = t->numel();
+    if (in.seed) {
+      Rng rng{seedOverride ? Rng{*seedOverride + 0x51ed27ULL * (i + 1)}.next() : *in.seed};
+      for (int64_t k = 0; k < n; ++k) t->setLinear(k, drawOne(rng, in));
+    } else {
+      for (int64_t k = 0; k < n; ++k) t->setLinear(k, in.data[static_cast<size_t>(k)]);
+    }
+    out.push_back(std::move(*t));
+  }
+  return out;
+}
+
+Result<std::vector<ExampleInput>> inputsFromPlaceholders(const Graph& graph, uint64_t seed) {
+  std::vector<ExampleInput> out;
+  for (NodeRef r : graph.placeholders()) {
+    const Node& n = graph.node(r);
+    auto* m = n.val.tryAs<TensorMeta>();
+    if (!m) return invalidInput("placeholder has no tensor meta to draw an example input from", "%" + n.name);
+    ExampleInput in;
+    in.name = n.name;
+    in.meta = *m;
+    in.seed = seed + out.size();
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
+Result<std::vector<ExampleInput>> chooseInputs(const Dump& dump, const std::string& graphName,
+                                               const std::vector<ExampleInput>* fromFile) {
+  const Graph* g = dump.graph(graphName);
+  if (!g) return invalidInput("the dump has no graph named '" + graphName + "'");
+  if (fromFile) {
+    auto ph = g->placeholders();
+    if (fromFile->size() != ph.size())
+      return invalidInput("inputs file has " + std::to_string(fromFile->size()) + " inputs but graph '" +
+                          graphName + "' has " + std::to_string(ph.size()) + " placeholders");
+    for (size_t i = 0; i < ph.size(); ++i) {
+      auto* m = g->node(ph[i]).val.tryAs<TensorMeta>();
+      const auto& in = (*fromFile)[i];
+      if (m && (m->dtype != in.meta.dtype || m->dim() != in.meta.dim()))
+        return invalidInput("input '" + in.name + "' is " + in.meta.str() + " but %" + g->node(ph[i]).name +
+                            " expects " + m->str());
+    }
+    return *fromFile;
+  }
+  if (auto* in = dump.inputsFor(graphName)) return *in;
+  return inputsFromPlaceholders(*g, 0);
+}
+
+}  // namespace fathom

@@ -1,0 +1,27 @@
+// Real tensors for a graph's inputs: from a dump's example inputs (seeded draws or inline
+// values), or drawn from the placeholders' recorded meta when a dump has none. Draws use
+// Fathom's own generator, so the same seed gives the same values on every machine.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "engine/dump/Dump.h"
+#include "engine/ops/Value.h"
+
+namespace fathom {
+
+// Tensors for `inputs`; `seedOverride` replaces each seeded input's seed by one derived from it.
+Result<ValueList> materializeInputs(const std::vector<ExampleInput>& inputs,
+                                    std::optional<uint64_t> seedOverride = std::nullopt);
+
+// Example inputs (seeded) matching a graph's placeholders' meta; an error names a placeholder
+// without concrete tensor meta.
+Result<std::vector<ExampleInput>> inputsFromPlaceholders(const Graph& graph, uint64_t seed);
+
+// The example inputs `graph` runs with: `fromFile` when given, else the dump's, else drawn from
+// the placeholders. Errors name the graph.
+Result<std::vector<ExampleInput>> chooseInputs(const Dump& dump, const std::string& graphName,
+                                               const std::vector<ExampleInput>* fromFile);
+
+}  // namespace fathom

@@ -1,0 +1,12 @@
+// Registration functions, one per op family (see OpTable.cpp for the list).
+#pragma once
+
+namespace fathom {
+class OpRegistry;
+void registerStructuralOps(OpRegistry& registry);
+void registerPointwiseOps(OpRegistry& registry);
+void registerReductionOps(OpRegistry& registry);
+void registerMatmulOps(OpRegistry& registry);
+void registerViewOps(OpRegistry& registry);
+void registerFactoryOps(OpRegistry& registry);
+}  // namespace fathom

@@ -1,0 +1,108 @@
+#include "engine/ops/OpRegistry.h"
+
+#include <algorithm>
+
+#include "engine/core/Error.h"
+
+namespace fathom {
+
+OpRegistry& OpRegistry::global() {
+  static OpRegistry* registry = [] {
+    auto* r = new OpRegistry();
+    registerBuiltinOps(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+Status OpRegistry::add(std::string_view schemaText, OpFn meta, OpFn kernel) {
+  auto schema = parseSchema(schemaText);
+  if (!schema.ok()) return internalError("bad built-in schema: " + schema.error().str());
+  auto def = std::make_unique<OpDef>();
+  def->name = schema->qualifiedName();
+  def->schema = std::move(*schema);
+  def->meta = std::move(meta);
+  def->kernel = std::move(kernel);
+  const std::string name = def->name;
+  if (!ops_.emplace(name, std::move(def)).second) return internalError("op registered twice: " + name);
+  return {};
+}
+
+const OpDef* OpRegistry::find(std::string_view name) const {
+  auto it = ops_.find(std::string(name));
+  return it == ops_.end() ? nullptr : it->second.get();
+}
+
+namespace {
+size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+}  // namespace
+
+std::vector<std::string> OpRegistry::suggest(std::string_view name, size_t n) const {
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const auto& [key, def] : ops_) scored.emplace_back(editDistance(name, key), key);
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  // Only names that are plausibly a typo: within a third of the length.
+  const size_t budget = std::max<size_t>(3, name.size() / 3);
+  for (const auto& [d, key] : scored) {
+    if (out.size() == n || d > budget) break;
+    out.push_back(key);
+  }
+  return out;
+}
+
+std::vector<const OpDef*> OpRegistry::all() const {
+  std::vector<const OpDef*> out;
+  for (const auto& [key, def] : ops_) out.push_back(def.get());
+  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  return out;
+}
+
+OpFn OpRegistry::replaceMeta(std::string_view name, OpFn meta) {
+  auto it = ops_.find(std::string(name));
+  if (it == ops_.end()) return {};
+  std::swap(it->second->meta, meta);
+  return meta;
+}
+
+OpFn OpRegistry::replaceKernel(std::string_view name, OpFn kernel) {
+  auto it = ops_.find(std::string(name));
+  if (it == ops_.end()) return {};
+  std::swap(it->second->kernel, kernel);
+  return kernel;
+}
+
+namespace {
+Result<ValueList> invoke(const OpDef& op, const OpFn& fn, const ValueList& args, const char* what) {
+  if (!fn) return invalidInput(op.name + " has no " + what);
+  try {
+    return fn(args);
+  } catch (const OpError& e) {
+    return Error{e.code(), e.what(), {}};
+  } catch (const std::bad_alloc&) {
+    return Error{ErrorCode::OutOfMemory, op.name + ": out of memory", {}};
+  } catch (const std::exception& e) {
+    return internalError(op.name + " " + what + " failed: " + e.what());
+  }
+}
+}  // namespace
+
+Result<ValueList> callMeta(const OpDef& op, const ValueList& args) {
+  return invoke(op, op.meta, args, "meta function");
+}
+
+Result<ValueList> callKernel(const OpDef& op, const ValueList& args) {
+  return invoke(op, op.kernel, args, "CPU kernel");
+}
+
+}  // namespace fathom

@@ -1,0 +1,18 @@
+// The one list of op families. Adding an op: its schema, meta function and CPU kernel go in the
+// family's file, a test case in tests/engine/ops/, and nothing else changes here unless it is a
+// new family.
+#include "engine/ops/OpRegistry.h"
+#include "engine/ops/OpFamilies.h"
+
+namespace fathom {
+
+void registerBuiltinOps(OpRegistry& registry) {
+  registerStructuralOps(registry);   // getitem
+  registerPointwiseOps(registry);    // add, sub, mul, div, neg, relu, threshold_backward, ...
+  registerReductionOps(registry);    // sum, mean
+  registerMatmulOps(registry);       // mm, addmm, bmm
+  registerViewOps(registry);         // view, t, transpose, permute, expand, unsqueeze, ...
+  registerFactoryOps(registry);      // clone, _to_copy, zeros_like, ...
+}
+
+}  // namespace fathom
