@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "engine/core/Error.h"
 #include "engine/dump/Dump.h"
 #include "engine/dump/JsonText.h"
 
@@ -20,10 +21,6 @@ struct ReadError {
   std::string message;
 };
 
-[[noreturn]] void fail(const std::string& pointer, std::string message) {
-  throw ReadError{pointer, std::move(message)};
-}
-
 std::string escapeKey(std::string_view key) {
   std::string out;
   for (char c : key) {
@@ -34,8 +31,37 @@ std::string escapeKey(std::string_view key) {
   return out;
 }
 
-std::string child(const std::string& ptr, std::string_view key) { return ptr + "/" + escapeKey(key); }
-std::string child(const std::string& ptr, size_t index) { return ptr + "/" + std::to_string(index); }
+// A JSON pointer that is spelled out only when an error needs it: each level lives on the
+// reader's stack and names its parent, so reading a valid dump builds no pointer strings (that
+// was a quarter of the load time of a 100,000-node dump). A child must not outlive its parent,
+// so child() refuses a temporary parent; name the parent first.
+class Ptr {
+ public:
+  Ptr(const char* root) : key_(root) {}  // NOLINT: "" or "/format", implicit for brevity
+  Ptr(const Ptr& parent, std::string_view key) : parent_(&parent), key_(key) {}
+  Ptr(const Ptr& parent, size_t index) : parent_(&parent), index_(index), isIndex_(true) {}
+
+  std::string str() const {
+    if (!parent_) return std::string(key_);
+    std::string out = parent_->str() + "/";
+    return isIndex_ ? out + std::to_string(index_) : out + escapeKey(key_);
+  }
+
+ private:
+  const Ptr* parent_ = nullptr;
+  std::string_view key_;  // the root's text when there is no parent
+  size_t index_ = 0;
+  bool isIndex_ = false;
+};
+
+Ptr child(const Ptr& ptr, std::string_view key) { return Ptr(ptr, key); }
+Ptr child(const Ptr& ptr, size_t index) { return Ptr(ptr, index); }
+Ptr child(const Ptr&& ptr, std::string_view key) = delete;
+Ptr child(const Ptr&& ptr, size_t index) = delete;
+
+[[noreturn]] void fail(const Ptr& pointer, std::string message) {
+  throw ReadError{pointer.str(), std::move(message)};
+}
 
 const char* typeName(const json& j) {
   switch (j.type()) {
@@ -51,24 +77,24 @@ const char* typeName(const json& j) {
   }
 }
 
-const json& requireKey(const json& obj, const std::string& ptr, const char* key) {
+const json& requireKey(const json& obj, const Ptr& ptr, const char* key) {
   auto it = obj.find(key);
   if (it == obj.end()) fail(ptr, std::string("missing required key '") + key + "'");
   return *it;
 }
 
-void requireObject(const json& j, const std::string& ptr) {
+void requireObject(const json& j, const Ptr& ptr) {
   if (!j.is_object()) fail(ptr, std::string("expected an object but found ") + typeName(j));
 }
-void requireArray(const json& j, const std::string& ptr) {
+void requireArray(const json& j, const Ptr& ptr) {
   if (!j.is_array()) fail(ptr, std::string("expected an array but found ") + typeName(j));
 }
-const std::string& requireString(const json& j, const std::string& ptr) {
+const std::string& requireString(const json& j, const Ptr& ptr) {
   if (!j.is_string()) fail(ptr, std::string("expected a string but found ") + typeName(j));
   return j.get_ref<const std::string&>();
 }
 
-void onlyKeys(const json& obj, const std::string& ptr, std::initializer_list<const char*> allowed) {
+void onlyKeys(const json& obj, const Ptr& ptr, std::initializer_list<const char*> allowed) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool ok = false;
     for (const char* a : allowed) ok |= it.key() == a;
@@ -80,7 +106,7 @@ void onlyKeys(const json& obj, const std::string& ptr, std::initializer_list<con
   }
 }
 
-int64_t readInt(const json& j, const std::string& ptr) {
+int64_t readInt(const json& j, const Ptr& ptr) {
   if (j.is_number_unsigned()) {
     if (j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) fail(ptr, "integer does not fit in 64 bits");
     return static_cast<int64_t>(j.get<uint64_t>());
@@ -89,25 +115,25 @@ int64_t readInt(const json& j, const std::string& ptr) {
   return j.get<int64_t>();
 }
 
-int64_t readNonNegative(const json& j, const std::string& ptr, const char* what) {
+int64_t readNonNegative(const json& j, const Ptr& ptr, const char* what) {
   int64_t v = readInt(j, ptr);
   if (v < 0) fail(ptr, std::string(what) + " must not be negative, got " + std::to_string(v));
   return v;
 }
 
-DType readDType(const json& j, const std::string& ptr) {
+DType readDType(const json& j, const Ptr& ptr) {
   const std::string& s = requireString(j, ptr);
   auto t = parseDType(s);
   if (!t) fail(ptr, "unknown dtype '" + s + "' (expected float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8 or bool)");
   return *t;
 }
 
-SymInt readSymInt(const json& j, const std::string& ptr, const char* what) {
+SymInt readSymInt(const json& j, const Ptr& ptr, const char* what) {
   if (j.is_string()) fail(ptr, "symbolic " + std::string(what) + " '" + j.get<std::string>() + "' needs symbolic-shape support, which this build does not have");
   return readNonNegative(j, ptr, what);
 }
 
-SymIntList readSymIntList(const json& j, const std::string& ptr, const char* what) {
+SymIntList readSymIntList(const json& j, const Ptr& ptr, const char* what) {
   requireArray(j, ptr);
   SymIntList out;
   out.reserve(j.size());
@@ -116,7 +142,7 @@ SymIntList readSymIntList(const json& j, const std::string& ptr, const char* wha
 }
 
 // Checks that a concrete layout's element count and byte size fit in 64 bits.
-void checkLayoutFits(const TensorMeta& m, const std::string& ptr) {
+void checkLayoutFits(const TensorMeta& m, const Ptr& ptr) {
   IntList sizes, strides;
   for (const auto& s : m.sizes) { if (s.isSymbolic()) return; sizes.push_back(s.hint()); }
   for (const auto& s : m.strides) { if (s.isSymbolic()) return; strides.push_back(s.hint()); }
@@ -124,22 +150,36 @@ void checkLayoutFits(const TensorMeta& m, const std::string& ptr) {
   if (!bytes.ok()) fail(ptr, bytes.error().message);
 }
 
+void checkNumelFits(const SymIntList& sizes, const Ptr& ptr) {
+  IntList concrete;
+  for (const auto& s : sizes) {
+    if (s.isSymbolic()) return;
+    concrete.push_back(s.hint());
+  }
+  if (auto n = checkedNumel(concrete); !n.ok()) fail(ptr, n.error().message);
+}
+
 constexpr std::initializer_list<const char*> kTensorMetaKeys = {"dtype", "sizes", "strides", "offset", "device", "requires_grad"};
 
-TensorMeta readTensorMeta(const json& j, const std::string& ptr,
+TensorMeta readTensorMeta(const json& j, const Ptr& ptr,
                           std::initializer_list<const char*> allowedKeys = kTensorMetaKeys) {
   requireObject(j, ptr);
   onlyKeys(j, ptr, allowedKeys);
   TensorMeta m;
   m.dtype = readDType(requireKey(j, ptr, "dtype"), child(ptr, "dtype"));
   m.sizes = readSymIntList(requireKey(j, ptr, "sizes"), child(ptr, "sizes"), "size");
+  checkNumelFits(m.sizes, ptr);
   if (auto it = j.find("strides"); it != j.end()) {
     m.strides = readSymIntList(*it, child(ptr, "strides"), "stride");
     if (m.strides.size() != m.sizes.size())
       fail(child(ptr, "strides"), "has " + std::to_string(m.strides.size()) + " entries but sizes has " +
                                       std::to_string(m.sizes.size()));
   } else {
-    m.strides = contiguousStrides(m.sizes);
+    try {
+      m.strides = contiguousStrides(m.sizes);
+    } catch (const OpError& e) {
+      fail(child(ptr, "sizes"), std::string("contiguous strides: ") + e.what());
+    }
   }
   if (auto it = j.find("offset"); it != j.end()) m.storageOffset = readSymInt(*it, child(ptr, "offset"), "offset");
   if (auto it = j.find("device"); it != j.end()) m.device = requireString(*it, child(ptr, "device"));
@@ -152,7 +192,7 @@ TensorMeta readTensorMeta(const json& j, const std::string& ptr,
 }
 
 // A node's recorded value: tensor meta, a list of them (multi-output), an int, or null.
-Value readVal(const json& j, const std::string& ptr) {
+Value readVal(const json& j, const Ptr& ptr) {
   if (j.is_null()) return None{};
   if (j.is_number_integer()) return readInt(j, ptr);
   if (j.is_array()) {
@@ -164,9 +204,10 @@ Value readVal(const json& j, const std::string& ptr) {
   fail(ptr, std::string("expected tensor meta, a list of them, an integer or null, but found ") + typeName(j));
 }
 
-using NameIndex = std::unordered_map<std::string, int32_t>;
+// Node name -> index; the names are views into the parsed document, which outlives the index.
+using NameIndex = std::unordered_map<std::string_view, int32_t>;
 
-Value readArg(const json& j, const std::string& ptr, const NameIndex& names) {
+Value readArg(const json& j, const Ptr& ptr, const NameIndex& names) {
   switch (j.type()) {
     case json::value_t::null: return None{};
     case json::value_t::boolean: return j.get<bool>();
@@ -185,7 +226,7 @@ Value readArg(const json& j, const std::string& ptr, const NameIndex& names) {
       const auto first = j.begin();
       const std::string& key = first.key();
       const json& inner = first.value();
-      const std::string innerPtr = child(ptr, key);
+      const Ptr innerPtr = child(ptr, key);
       const std::string& text = requireString(inner, innerPtr);
       if (key == "node") {
         auto it = names.find(text);
@@ -215,7 +256,7 @@ Value readArg(const json& j, const std::string& ptr, const NameIndex& names) {
   }
 }
 
-NodeKind readKind(const json& j, const std::string& ptr) {
+NodeKind readKind(const json& j, const Ptr& ptr) {
   const std::string& s = requireString(j, ptr);
   if (s == "placeholder") return NodeKind::Placeholder;
   if (s == "call") return NodeKind::Call;
@@ -223,7 +264,7 @@ NodeKind readKind(const json& j, const std::string& ptr) {
   fail(ptr, "unknown node kind '" + s + "' (expected placeholder, call or output)");
 }
 
-void readMeta(const json& j, const std::string& ptr, Node& n) {
+void readMeta(const json& j, const Ptr& ptr, Node& n) {
   requireObject(j, ptr);
   onlyKeys(j, ptr, {"val", "source", "module", "stage"});
   if (auto it = j.find("val"); it != j.end()) n.val = readVal(*it, child(ptr, "val"));
@@ -243,10 +284,10 @@ std::string unknownOpMessage(const std::string& op) {
   return msg;
 }
 
-Graph readGraph(const json& j, const std::string& ptr) {
+Graph readGraph(const json& j, const Ptr& ptr) {
   requireObject(j, ptr);
   onlyKeys(j, ptr, {"nodes"});
-  const std::string nodesPtr = child(ptr, "nodes");
+  const Ptr nodesPtr = child(ptr, "nodes");
   const json& nodes = requireKey(j, ptr, "nodes");
   requireArray(nodes, nodesPtr);
 
@@ -254,19 +295,20 @@ Graph readGraph(const json& j, const std::string& ptr) {
   NameIndex names;
   names.reserve(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
-    const std::string p = child(nodesPtr, i);
+    const Ptr p = child(nodesPtr, i);
     requireObject(nodes[i], p);
     const std::string& name = requireString(requireKey(nodes[i], p, "name"), child(p, "name"));
     if (name.empty()) fail(child(p, "name"), "node name is empty");
     auto [it, fresh] = names.emplace(name, static_cast<int32_t>(i));
-    if (!fresh) fail(child(p, "name"), "duplicate node name '" + name + "' (first at " + child(nodesPtr, static_cast<size_t>(it->second)) + ")");
+    if (!fresh) fail(child(p, "name"), "duplicate node name '" + name + "' (first at " + child(nodesPtr, static_cast<size_t>(it->second)).str() + ")");
   }
 
   Graph g;
+  g.reserve(nodes.size());
   const OpRegistry& registry = OpRegistry::global();
   for (size_t i = 0; i < nodes.size(); ++i) {
     const json& jn = nodes[i];
-    const std::string p = child(nodesPtr, i);
+    const Ptr p = child(nodesPtr, i);
     onlyKeys(jn, p, {"name", "kind", "op", "args", "kwargs", "meta"});
     Node n;
     n.name = jn["name"].get<std::string>();
@@ -279,31 +321,34 @@ Graph readGraph(const json& j, const std::string& ptr) {
       fail(child(p, "op"), std::string(nodeKindName(n.kind)) + " nodes have no op");
     }
     if (auto it = jn.find("args"); it != jn.end()) {
-      requireArray(*it, child(p, "args"));
-      for (size_t a = 0; a < it->size(); ++a) n.args.push_back(readArg((*it)[a], child(child(p, "args"), a), names));
+      const Ptr argsPtr = child(p, "args");
+      requireArray(*it, argsPtr);
+      n.args.reserve(it->size());
+      for (size_t a = 0; a < it->size(); ++a) n.args.push_back(readArg((*it)[a], child(argsPtr, a), names));
     }
     if (auto it = jn.find("kwargs"); it != jn.end()) {
-      requireObject(*it, child(p, "kwargs"));
+      const Ptr kwargsPtr = child(p, "kwargs");
+      requireObject(*it, kwargsPtr);
       for (auto kv = it->begin(); kv != it->end(); ++kv)
-        n.kwargs.emplace_back(kv.key(), readArg(kv.value(), child(child(p, "kwargs"), kv.key()), names));
+        n.kwargs.emplace_back(kv.key(), readArg(kv.value(), child(kwargsPtr, kv.key()), names));
     }
     if (auto it = jn.find("meta"); it != jn.end()) readMeta(*it, child(p, "meta"), n);
     g.append(std::move(n));
   }
   if (auto status = g.verify(); !status.ok()) {
     // Point at the node by its JSON pointer as well as its name.
-    std::string where = ptr;
+    std::string where = ptr.str();
     const std::string& w = status.error().where;
     if (w.size() > 1 && w[0] == '%') {
       if (auto it = names.find(w.substr(1)); it != names.end())
-        where = child(nodesPtr, static_cast<size_t>(it->second)) + " (" + w + ")";
+        where = child(nodesPtr, static_cast<size_t>(it->second)).str() + " (" + w + ")";
     }
-    fail(where, status.error().message);
+    throw ReadError{where, status.error().message};
   }
   return g;
 }
 
-ExampleInput readExampleInput(const json& j, const std::string& ptr) {
+ExampleInput readExampleInput(const json& j, const Ptr& ptr) {
   ExampleInput in;
   in.meta = readTensorMeta(j, ptr, {"name", "dtype", "sizes", "strides", "offset", "device", "requires_grad", "seed", "range", "data"});
   in.name = requireString(requireKey(j, ptr, "name"), child(ptr, "name"));
@@ -325,7 +370,7 @@ ExampleInput readExampleInput(const json& j, const std::string& ptr) {
   }
   if (hasData) {
     const json& d = j["data"];
-    const std::string dp = child(ptr, "data");
+    const Ptr dp = child(ptr, "data");
     requireArray(d, dp);
     const int64_t numel = in.meta.numel().hint();
     if (static_cast<int64_t>(d.size()) != numel)
@@ -340,7 +385,7 @@ ExampleInput readExampleInput(const json& j, const std::string& ptr) {
   return in;
 }
 
-std::vector<ExampleInput> readInputList(const json& j, const std::string& ptr) {
+std::vector<ExampleInput> readInputList(const json& j, const Ptr& ptr) {
   requireArray(j, ptr);
   std::vector<ExampleInput> out;
   for (size_t i = 0; i < j.size(); ++i) out.push_back(readExampleInput(j[i], child(ptr, i)));
@@ -348,7 +393,7 @@ std::vector<ExampleInput> readInputList(const json& j, const std::string& ptr) {
 }
 
 // The inputs of a graph must match its placeholders: count, dtype and rank.
-void checkInputsMatch(const Graph& g, const std::vector<ExampleInput>& inputs, const std::string& ptr) {
+void checkInputsMatch(const Graph& g, const std::vector<ExampleInput>& inputs, const Ptr& ptr) {
   auto ph = g.placeholders();
   if (ph.size() != inputs.size())
     fail(ptr, "has " + std::to_string(inputs.size()) + " inputs but the graph has " + std::to_string(ph.size()) + " placeholders");
@@ -356,7 +401,7 @@ void checkInputsMatch(const Graph& g, const std::vector<ExampleInput>& inputs, c
     const Node& n = g.node(ph[i]);
     auto* m = n.val.tryAs<TensorMeta>();
     if (!m) continue;
-    const std::string p = child(ptr, i);
+    const Ptr p = child(ptr, i);
     if (m->dtype != inputs[i].meta.dtype)
       fail(child(p, "dtype"), "input dtype " + std::string(dtypeName(inputs[i].meta.dtype)) + " does not match %" + n.name + " (" + std::string(dtypeName(m->dtype)) + ")");
     if (m->dim() != inputs[i].meta.dim())
@@ -374,20 +419,21 @@ Dump readDocument(const json& doc) {
     fail("/version", "unsupported version " + std::to_string(version) + " (this build reads version " + std::to_string(kDumpVersion) + ")");
 
   Dump dump;
+  const Ptr producerPtr = "/producer", graphsPtr = "/graphs", inputsPtr = "/inputs";
   if (auto it = doc.find("producer"); it != doc.end()) {
     requireObject(*it, "/producer");
     for (auto kv = it->begin(); kv != it->end(); ++kv)
-      dump.producer.emplace_back(kv.key(), requireString(kv.value(), child("/producer", kv.key())));
+      dump.producer.emplace_back(kv.key(), requireString(kv.value(), child(producerPtr, kv.key())));
   }
   const json& graphs = requireKey(doc, "", "graphs");
   requireObject(graphs, "/graphs");
   if (graphs.empty()) fail("/graphs", "a dump needs at least one graph");
   for (auto kv = graphs.begin(); kv != graphs.end(); ++kv)
-    dump.graphs.push_back({kv.key(), readGraph(kv.value(), child("/graphs", kv.key()))});
+    dump.graphs.push_back({kv.key(), readGraph(kv.value(), child(graphsPtr, kv.key()))});
   if (auto it = doc.find("inputs"); it != doc.end()) {
     requireObject(*it, "/inputs");
     for (auto kv = it->begin(); kv != it->end(); ++kv) {
-      const std::string p = child("/inputs", kv.key());
+      const Ptr p = child(inputsPtr, kv.key());
       const Graph* g = dump.graph(kv.key());
       if (!g) fail(p, "inputs for graph '" + kv.key() + "', which the dump does not have");
       auto inputs = readInputList(kv.value(), p);

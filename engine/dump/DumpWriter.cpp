@@ -106,7 +106,9 @@ json nodeJson(const Graph& g, const Node& n) {
 json inputJson(const ExampleInput& in) {
   json j = json::object();
   j["name"] = in.name;
-  for (auto& [k, v] : tensorMetaJson(in.meta).items()) j[k] = v;
+  // Named: items() of a temporary would dangle (range-for extends only the proxy's lifetime).
+  const json meta = tensorMetaJson(in.meta);
+  for (const auto& [k, v] : meta.items()) j[k] = v;
   if (in.seed) j["seed"] = *in.seed;
   if (in.range) j["range"] = json::array({in.range->first, in.range->second});
   if (!in.seed) j["data"] = in.data;
@@ -134,8 +136,9 @@ std::string serializeDump(const Dump& dump) {
   }
   out += ",\n  \"graphs\": {";
   for (size_t gi = 0; gi < dump.graphs.size(); ++gi) {
-    const auto& [name, graph] = dump.graphs[gi];
-    out += (gi ? ",\n    " : "\n    ") + jsonQuoted(name) + ": {\n      \"nodes\": ";
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+    const Graph& graph = dump.graphs[gi].graph;
+    out += (gi ? ",\n    " : "\n    ") + jsonQuoted(dump.graphs[gi].name) + ": {\n      \"nodes\": ";
     writeLines(out, graph.nodes(), "      ", [&](const Node& n) { return nodeJson(graph, n).dump(); });
     out += "\n    }";
   }

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,10 +16,11 @@ Result<std::string> readFile(const std::string& path) {
   if (S_ISDIR(st.st_mode)) return invalidInput("is a directory, not a file", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) return invalidInput(std::string("cannot open: ") + std::strerror(errno), path);
+  // Read to the end rather than trusting st_size: pipes and /proc files report 0.
   std::string text;
-  text.resize(static_cast<size_t>(st.st_size));
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
+  if (S_ISREG(st.st_mode)) text.reserve(static_cast<size_t>(st.st_size));
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) text.append(buffer, static_cast<size_t>(in.gcount()));
   if (in.bad()) return invalidInput("read error", path);
   return text;
 }

@@ -51,6 +51,11 @@ class Graph {
   const Node& node(NodeRef r) const { return nodes_[static_cast<size_t>(r.index)]; }
   Node& node(NodeRef r) { return nodes_[static_cast<size_t>(r.index)]; }
 
+  // Room for `n` nodes, so building a large graph does not move nodes or rehash names.
+  void reserve(size_t n) {
+    nodes_.reserve(n);
+    index_.reserve(n);
+  }
   // Appends a node; its name must be new. Returns its reference.
   NodeRef append(Node node);
   std::optional<NodeRef> find(std::string_view name) const;

@@ -52,10 +52,12 @@ std::vector<std::string> OpRegistry::suggest(std::string_view name, size_t n) co
   for (const auto& [key, def] : ops_) scored.emplace_back(editDistance(name, key), key);
   std::sort(scored.begin(), scored.end());
   std::vector<std::string> out;
-  // Only names that are plausibly a typo: within a third of the length.
+  // Only names that are plausibly a typo: within a third of the length, and no more than one
+  // edit worse than the best match (so a near-exact hit is not buried among loose ones).
   const size_t budget = std::max<size_t>(3, name.size() / 3);
+  const size_t best = scored.empty() ? 0 : scored.front().first;
   for (const auto& [d, key] : scored) {
-    if (out.size() == n || d > budget) break;
+    if (out.size() == n || d > budget || d > best + 1) break;
     out.push_back(key);
   }
   return out;

@@ -250,7 +250,9 @@ bool valueFitsType(const Value& v, const SchemaType& type, std::string* why) {
       return false;
     }
     const auto& list = v.as<ValueList>();
-    if (type.fixedLength && static_cast<int64_t>(list.size()) != type.fixedLength &&
+    // int[1] (dims of a reduction) takes a list of any length: the 1 only says how a single int
+    // is broadcast. Longer fixed lengths (int[2] kernel sizes) must match.
+    if (type.fixedLength > 1 && static_cast<int64_t>(list.size()) != type.fixedLength &&
         type.kind != ArgKind::Tensor) {
       if (why) *why = "expected " + std::to_string(type.fixedLength) + " elements but got " + std::to_string(list.size());
       return false;

@@ -64,12 +64,20 @@ SymIntList channelsLastStrides(const SymIntList& sizes) {
   return strides;
 }
 
-// c10's compute_contiguous: size-1 dims may have any stride; an empty tensor is contiguous.
+namespace {
+bool isEmpty(const TensorMeta& t) {
+  for (const auto& size : t.sizes)
+    if (symEq(size, 0, "contiguity: is the tensor empty")) return true;
+  return false;
+}
+}  // namespace
+
+// c10's compute_contiguous: an empty tensor is contiguous; size-1 dims may have any stride.
 bool isContiguous(const TensorMeta& t) {
+  if (isEmpty(t)) return true;
   SymInt expected = 1;
   for (int64_t i = t.dim() - 1; i >= 0; --i) {
     const SymInt& size = t.sizes[i];
-    if (symEq(size, 0, "contiguity: is the tensor empty")) return true;
     if (symEq(size, 1, "contiguity: size-1 dims have any stride")) continue;
     if (!symEq(t.strides[i], expected, "contiguity: stride check")) return false;
     expected = expected * size;
@@ -79,10 +87,10 @@ bool isContiguous(const TensorMeta& t) {
 
 bool isChannelsLastContiguous(const TensorMeta& t) {
   if (t.dim() != 4) return false;
+  if (isEmpty(t)) return true;
   SymInt expected = 1;
   for (int64_t d : {1, 3, 2, 0}) {
     const SymInt& size = t.sizes[d];
-    if (symEq(size, 0, "channels_last: is the tensor empty")) return true;
     if (symEq(size, 1, "channels_last: size-1 dims have any stride")) continue;
     if (!symEq(t.strides[d], expected, "channels_last: stride check")) return false;
     expected = expected * size;

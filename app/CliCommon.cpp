@@ -1,0 +1,123 @@
+// Shared helpers of the `fathom` subcommands: error lines, exit codes, JSON output.
+#include "app/CliCommon.h"
+
+#include <iostream>
+
+namespace fathom::cli {
+
+void printErrorLine(std::string_view message) {
+  std::string line = "fathom: ";
+  for (char c : message) {
+    const auto u = static_cast<unsigned char>(c);
+    line += (u < 0x20 || u == 0x7f) ? ' ' : c;  // keep UTF-8, drop newlines and escapes
+  }
+  std::cerr << line << '\n' << std::flush;
+}
+
+int reportError(const Error& error) {
+  printErrorLine(error.str());
+  return error.code == ErrorCode::Internal ? kExitInternal : kExitBadInput;
+}
+
+int usageError(std::string_view message) {
+  printErrorLine(message);
+  return kExitBadInput;
+}
+
+namespace {
+std::string scalarText(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+bool isFlat(const Json& j) {
+  if (!j.is_array()) return false;
+  for (const auto& e : j)
+    if (e.is_structured()) return false;
+  return true;
+}
+
+// Two-space indentation, except that arrays of scalars stay on one line ("sizes": [32, 784]).
+void writeJson(std::string& out, const Json& j, int indent) {
+  const std::string pad(static_cast<size_t>(indent + 2), ' ');
+  if (j.is_object() && !j.empty()) {
+    out += "{";
+    bool first = true;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      out += (first ? "\n" : ",\n") + pad + scalarText(Json(it.key())) + ": ";
+      writeJson(out, it.value(), indent + 2);
+      first = false;
+    }
+    out += "\n" + std::string(static_cast<size_t>(indent), ' ') + "}";
+  } else if (j.is_array() && !j.empty() && !isFlat(j)) {
+    out += "[";
+    for (size_t i = 0; i < j.size(); ++i) {
+      out += (i ? ",\n" : "\n") + pad;
+      writeJson(out, j[i], indent + 2);
+    }
+    out += "\n" + std::string(static_cast<size_t>(indent), ' ') + "]";
+  } else if (j.is_array()) {
+    out += "[";
+    for (size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + scalarText(j[i]);
+    out += "]";
+  } else {
+    out += scalarText(j);
+  }
+}
+}  // namespace
+
+void printJson(const Json& j) {
+  std::string out;
+  writeJson(out, j, 0);
+  std::cout << out << '\n';
+}
+
+std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode) {
+  auto dump = loadDump(path);
+  if (!dump.ok()) {
+    *exitCode = reportError(dump.error());
+    return std::nullopt;
+  }
+  return std::move(*dump);
+}
+
+Result<const NamedGraph*> selectGraph(const Dump& dump, const std::string& name, const std::string& path) {
+  if (dump.graphs.empty()) return invalidInput("the dump has no graphs", path);
+  if (name.empty()) return &dump.graphs.front();
+  std::string available;
+  for (const auto& g : dump.graphs) {
+    if (g.name == name) return &g;
+    available += (available.empty() ? "" : ", ") + g.name;
+  }
+  return invalidInput("no graph named '" + name + "' (the dump has: " + available + ")", path);
+}
+
+Json symIntListJson(const SymIntList& list) {
+  Json out = Json::array();
+  for (const auto& s : list) {
+    if (s.isSymbolic()) out.push_back(s.str());
+    else out.push_back(s.hint());
+  }
+  return out;
+}
+
+Json tensorMetaJson(const TensorMeta& meta) {
+  Json j = Json::object();
+  j["dtype"] = std::string(dtypeName(meta.dtype));
+  j["sizes"] = symIntListJson(meta.sizes);
+  j["strides"] = symIntListJson(meta.strides);
+  if (meta.storageOffset.isSymbolic()) j["offset"] = meta.storageOffset.str();
+  else j["offset"] = meta.storageOffset.hint();
+  return j;
+}
+
+std::string intListText(const SymIntList& list) {
+  std::string out = "[";
+  for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + list[i].str();
+  return out + "]";
+}
+
+std::string intListText(const IntList& list) {
+  std::string out = "[";
+  for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + std::to_string(list[i]);
+  return out + "]";
+}
+
+}  // namespace fathom::cli

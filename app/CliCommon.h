@@ -1,0 +1,63 @@
+// What every `fathom` subcommand shares: the exit codes of DESIGN.md's CLI contract, the one-line
+// error report on stderr, JSON output, and the JSON shape of tensor layouts.
+//
+// A subcommand is added to the parser by its own file (InfoCommand.cpp, ...) and returns a
+// Command: the CLI11 subcommand and the function to call once it parsed. Run functions return
+// an exit code; they print errors with reportError() and never exit() themselves.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "engine/core/Result.h"
+#include "engine/dump/Dump.h"
+
+namespace fathom::cli {
+
+inline constexpr int kExitOk = 0;        // success
+inline constexpr int kExitProblem = 1;   // the tool ran and found a problem (a mismatch, ...)
+inline constexpr int kExitBadInput = 2;  // bad usage or input: one stderr line naming file and place
+inline constexpr int kExitInternal = 3;  // a bug in Fathom
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command addInfoCommand(CLI::App& parent);
+Command addShowCommand(CLI::App& parent);
+Command addRunCommand(CLI::App& parent);
+Command addSampleCommand(CLI::App& parent);
+
+using Json = nlohmann::ordered_json;
+
+// Prints "fathom: <message>" as exactly one line on stderr (newlines and control characters
+// are replaced, so a hostile file name cannot break the one-line contract).
+void printErrorLine(std::string_view message);
+// Prints the error and returns its exit code: Internal -> 3, anything else (bad input, a
+// memory-limit refusal) -> 2.
+int reportError(const Error& error);
+int usageError(std::string_view message);  // prints, returns 2
+
+// Pretty-printed JSON on stdout; invalid UTF-8 in strings is replaced, never thrown on.
+void printJson(const Json& j);
+
+// Loads a dump; on failure prints the error (naming the file and JSON pointer) and returns
+// nullopt, with the exit code in *exitCode.
+std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode);
+// The graph called `name` (the first graph when name is empty), or an error listing the
+// graphs the dump has.
+Result<const NamedGraph*> selectGraph(const Dump& dump, const std::string& name, const std::string& path);
+
+// JSON for layouts: sizes/strides as integers (a symbolic one as its expression string).
+Json symIntListJson(const SymIntList& list);
+Json tensorMetaJson(const TensorMeta& meta);  // {"dtype", "sizes", "strides", "offset"}
+// "[2, 3]"
+std::string intListText(const SymIntList& list);
+std::string intListText(const IntList& list);
+
+}  // namespace fathom::cli

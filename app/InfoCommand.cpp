@@ -1,0 +1,158 @@
+// `fathom info DUMP [--json]`: what a dump holds - its producer, and per graph the node count,
+// the op histogram (call nodes only), the placeholders with their recorded layouts, and the
+// example inputs. Loading validates the whole dump, so `info` is also the quickest check that
+// a dump is well formed (exit 2 with one line naming the file and JSON pointer when not).
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "app/CliCommon.h"
+
+namespace fathom::cli {
+namespace {
+
+struct InfoOptions {
+  std::string dump;
+  bool json = false;
+};
+
+struct GraphSummary {
+  size_t placeholders = 0, calls = 0, outputs = 0;
+  std::map<std::string, int64_t> ops;  // sorted by op name
+};
+
+GraphSummary summarize(const Graph& g) {
+  GraphSummary s;
+  for (const auto& n : g.nodes()) {
+    switch (n.kind) {
+      case NodeKind::Placeholder: ++s.placeholders; break;
+      case NodeKind::Call: ++s.calls; ++s.ops[n.target]; break;
+      case NodeKind::Output: ++s.outputs; break;
+    }
+  }
+  return s;
+}
+
+// Bytes the example inputs need (saturating: the reader already checked each one fits).
+uint64_t inputBytes(const std::vector<ExampleInput>& inputs) {
+  uint64_t total = 0;
+  for (const auto& in : inputs) {
+    IntList sizes, strides;
+    for (const auto& s : in.meta.sizes) sizes.push_back(s.hint());
+    for (const auto& s : in.meta.strides) strides.push_back(s.hint());
+    auto bytes = storageBytesFor(sizes, strides, in.meta.storageOffset.hint(), in.meta.dtype);
+    if (!bytes.ok() || __builtin_add_overflow(total, static_cast<uint64_t>(*bytes), &total)) return UINT64_MAX;
+  }
+  return total;
+}
+
+std::string humanBytes(uint64_t n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(n);
+  int u = 0;
+  while (v >= 1024 && u < 6) { v /= 1024; ++u; }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return buf;
+}
+
+Json placeholdersJson(const Graph& g) {
+  Json out = Json::array();
+  for (NodeRef r : g.placeholders()) {
+    const Node& n = g.node(r);
+    Json j = {{"name", n.name}};
+    if (auto* m = n.val.tryAs<TensorMeta>()) j.update(tensorMetaJson(*m));
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+Json exampleInputsJson(const std::vector<ExampleInput>& inputs) {
+  Json out = Json::array();
+  for (const auto& in : inputs) {
+    Json j = {{"name", in.name}};
+    j.update(tensorMetaJson(in.meta));
+    if (in.seed) j["seed"] = *in.seed;
+    else j["data"] = in.data.size();  // inline values: their count
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+Json infoJson(const Dump& dump, const std::string& path) {
+  Json graphs = Json::object();
+  for (const auto& [name, graph] : dump.graphs) {
+    const GraphSummary s = summarize(graph);
+    Json g = {{"nodes", graph.size()},
+              {"placeholders", s.placeholders},
+              {"calls", s.calls},
+              {"ops", Json(s.ops)},
+              {"inputs", placeholdersJson(graph)}};
+    if (const auto* inputs = dump.inputsFor(name)) {
+      g["example_inputs"] = exampleInputsJson(*inputs);
+      g["example_input_bytes"] = inputBytes(*inputs);
+    }
+    graphs[name] = std::move(g);
+  }
+  Json producer = Json::object();
+  for (const auto& [k, v] : dump.producer) producer[k] = v;
+  return {{"file", path}, {"producer", std::move(producer)}, {"graphs", std::move(graphs)}};
+}
+
+void printInfoText(const Dump& dump, const std::string& path) {
+  std::cout << path << "\n";
+  if (!dump.producer.empty()) {
+    std::cout << "  producer:";
+    for (const auto& [k, v] : dump.producer) std::cout << " " << k << "=" << v;
+    std::cout << "\n";
+  }
+  for (const auto& [name, graph] : dump.graphs) {
+    const GraphSummary s = summarize(graph);
+    std::cout << "  graph '" << name << "': " << graph.size() << " nodes (" << s.placeholders
+              << " placeholders, " << s.calls << " calls, " << s.outputs << " output)\n";
+    if (!s.ops.empty()) {
+      std::cout << "    ops:\n";
+      for (const auto& [op, count] : s.ops) {
+        char line[256];
+        std::snprintf(line, sizeof line, "      %-32s %lld\n", op.c_str(), static_cast<long long>(count));
+        std::cout << line;
+      }
+    }
+    if (!s.placeholders) continue;
+    std::cout << "    inputs:\n";
+    for (NodeRef r : graph.placeholders()) {
+      const Node& n = graph.node(r);
+      std::cout << "      %" << n.name;
+      if (auto* m = n.val.tryAs<TensorMeta>())
+        std::cout << "  " << dtypeName(m->dtype) << " sizes " << intListText(m->sizes) << " strides "
+                  << intListText(m->strides) << (m->storageOffset.hint() ? " offset " + m->storageOffset.str() : "");
+      std::cout << "\n";
+    }
+    if (const auto* inputs = dump.inputsFor(name)) {
+      size_t seeded = 0;
+      for (const auto& in : *inputs) seeded += in.seed ? 1 : 0;
+      std::cout << "    example inputs: " << inputs->size() << " (" << seeded << " seeded, "
+                << inputs->size() - seeded << " inline), " << humanBytes(inputBytes(*inputs)) << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+Command addInfoCommand(CLI::App& parent) {
+  auto opts = std::make_shared<InfoOptions>();
+  CLI::App* app = parent.add_subcommand("info", "Summarize a dump: graphs, node counts, op histogram, inputs");
+  app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
+  app->add_flag("--json", opts->json, "Print JSON: {file, producer, graphs: {NAME: {nodes, ops, inputs, ...}}}");
+  return {app, [opts] {
+            int rc = kExitOk;
+            auto dump = loadDumpOrReport(opts->dump, &rc);
+            if (!dump) return rc;
+            if (opts->json) printJson(infoJson(*dump, opts->dump));
+            else printInfoText(*dump, opts->dump);
+            return kExitOk;
+          }};
+}
+
+}  // namespace fathom::cli

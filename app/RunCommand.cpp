@@ -1,0 +1,171 @@
+// `fathom run DUMP [--graph NAME] [--seed N] [--inputs FILE] [--memory-limit BYTES] [--json]`:
+// runs one graph on real tensors with the interpreter and prints each output's layout and a
+// checksum (sum of all elements, largest |x|) plus the wall time of the run.
+//
+// Inputs come from --inputs, else the dump's example inputs, else are drawn from the
+// placeholders' meta. The memory limit is set before anything is allocated, so a dump asking
+// for a 4 TB input is refused with exit 2 instead of being killed by the OS.
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "app/CliCommon.h"
+#include "engine/graph/GraphPrinter.h"
+#include "engine/interp/ExampleInputs.h"
+#include "engine/interp/Interpreter.h"
+#include "engine/tensor/Storage.h"
+
+namespace fathom::cli {
+namespace {
+
+struct RunOptions {
+  std::string dump;
+  std::string graph;
+  std::string seed;  // parsed here: CLI11 2.1 wraps "-1" into a huge unsigned value
+  std::string inputsFile;
+  std::string memoryLimit;
+  bool json = false;
+};
+
+// "1048576", "512K", "64M", "8G", "1T" (binary multiples; "MiB", "MB" and "m" read the same).
+std::optional<uint64_t> parseBytes(const std::string& text) {
+  size_t i = 0;
+  uint64_t value = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, text[i] - '0', &value))
+      return std::nullopt;
+    ++i;
+  }
+  if (i == 0) return std::nullopt;
+  std::string suffix;
+  for (; i < text.size(); ++i) suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+  int shift = 0;
+  if (!suffix.empty() && suffix != "B") {
+    const std::string units = "KMGT";
+    const size_t u = units.find(suffix[0]);
+    const std::string rest = suffix.substr(1);
+    if (u == std::string::npos || !(rest.empty() || rest == "B" || rest == "IB")) return std::nullopt;
+    shift = 10 * static_cast<int>(u + 1);
+  }
+  if (shift && value > (UINT64_MAX >> shift)) return std::nullopt;
+  return value << shift;
+}
+
+struct Checksum {
+  double sum = 0, absmax = 0;
+};
+
+Checksum checksum(const Tensor& t) {
+  Checksum c;
+  const int64_t n = t.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = t.atLinear(i);
+    c.sum += x;
+    if (std::isnan(x)) c.absmax = x;  // a NaN anywhere shows in absmax
+    else if (std::fabs(x) > c.absmax) c.absmax = std::fabs(x);  // false once absmax is NaN
+  }
+  return c;
+}
+
+Json outputJson(size_t index, const Value& v) {
+  Json j = {{"index", index}};
+  if (auto* t = v.tryAs<Tensor>(); t && t->defined()) {
+    const Checksum c = checksum(*t);
+    j["dtype"] = std::string(dtypeName(t->dtype()));
+    j["sizes"] = t->sizes();
+    j["strides"] = t->strides();
+    j["offset"] = t->storageOffset();
+    j["sum"] = c.sum;  // NaN and infinities print as null
+    j["absmax"] = c.absmax;
+  } else {
+    j["value"] = formatValue(v);  // a non-tensor output (an int, None, a list)
+  }
+  return j;
+}
+
+void printOutputText(size_t index, const Value& v) {
+  std::cout << "  output " << index << ": ";
+  auto* t = v.tryAs<Tensor>();
+  if (!t || !t->defined()) {
+    std::cout << formatValue(v) << "\n";
+    return;
+  }
+  const Checksum c = checksum(*t);
+  char sums[96];
+  std::snprintf(sums, sizeof sums, "sum %.9g  absmax %.9g", c.sum, c.absmax);
+  std::cout << dtypeName(t->dtype()) << " sizes " << intListText(t->sizes()) << " strides "
+            << intListText(t->strides()) << " offset " << t->storageOffset() << "  " << sums << "\n";
+}
+
+int runGraph(const RunOptions& opts) {
+  if (!opts.memoryLimit.empty()) {
+    auto limit = parseBytes(opts.memoryLimit);
+    if (!limit) return usageError("--memory-limit: expected a byte count like 1048576, 512M or 8G, got '" + opts.memoryLimit + "'");
+    setMemoryLimit(*limit);
+  }
+  std::optional<uint64_t> seed;
+  if (!opts.seed.empty()) {
+    uint64_t value = 0;
+    const char* end = opts.seed.data() + opts.seed.size();
+    auto [ptr, ec] = std::from_chars(opts.seed.data(), end, value);
+    if (ec != std::errc() || ptr != end) return usageError("--seed: expected an integer from 0 to 2^64-1, got '" + opts.seed + "'");
+    seed = value;
+  }
+  int rc = kExitOk;
+  auto dump = loadDumpOrReport(opts.dump, &rc);
+  if (!dump) return rc;
+  auto graph = selectGraph(*dump, opts.graph, opts.dump);
+  if (!graph.ok()) return reportError(graph.error());
+  const NamedGraph& g = **graph;
+  const std::string where = opts.dump + ": graph '" + g.name + "'";
+
+  std::optional<std::vector<ExampleInput>> fromFile;
+  if (!opts.inputsFile.empty()) {
+    auto loaded = loadInputsFile(opts.inputsFile);
+    if (!loaded.ok()) return reportError(loaded.error());
+    fromFile = std::move(*loaded);
+  }
+  auto inputs = chooseInputs(*dump, g.name, fromFile ? &*fromFile : nullptr);
+  if (!inputs.ok()) return reportError(inputs.error().within(fromFile ? opts.inputsFile : opts.dump));
+  auto tensors = materializeInputs(*inputs, seed);
+  if (!tensors.ok()) return reportError(tensors.error().within(where));
+
+  Interpreter interpreter(g.graph);
+  const auto start = std::chrono::steady_clock::now();
+  auto outputs = interpreter.run(std::move(*tensors));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!outputs.ok()) return reportError(outputs.error().within(where));
+
+  if (opts.json) {
+    Json list = Json::array();
+    for (size_t i = 0; i < outputs->size(); ++i) list.push_back(outputJson(i, (*outputs)[i]));
+    printJson({{"file", opts.dump}, {"graph", g.name}, {"outputs", std::move(list)}, {"seconds", seconds}});
+  } else {
+    char time[64];
+    std::snprintf(time, sizeof time, "%.6f s", seconds);
+    std::cout << "graph '" << g.name << "' of " << opts.dump << ": " << outputs->size() << " output"
+              << (outputs->size() == 1 ? "" : "s") << " in " << time << "\n";
+    for (size_t i = 0; i < outputs->size(); ++i) printOutputText(i, (*outputs)[i]);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command addRunCommand(CLI::App& parent) {
+  auto opts = std::make_shared<RunOptions>();
+  CLI::App* app = parent.add_subcommand("run", "Run a graph on real tensors; print each output's layout and checksum");
+  app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
+  app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
+  app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
+  app->add_option("--inputs", opts->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
+  app->add_option("--memory-limit", opts->memoryLimit, "Refuse to hold more tensor memory than this (e.g. 512M, 8G; default 8G)");
+  app->add_flag("--json", opts->json, "Print JSON: {file, graph, outputs: [{index, dtype, sizes, strides, offset, sum, absmax}], seconds}");
+  return {app, [opts] { return runGraph(*opts); }};
+}
+
+}  // namespace fathom::cli

@@ -1,0 +1,58 @@
+// `fathom show DUMP [--graph NAME] [--format text|dot|json]`: prints one graph (the first one
+// unless --graph names another) as text (one line per node, FX style), Graphviz dot source, or
+// JSON. The JSON form is itself a dump holding just that graph and its example inputs, so
+// `fathom show big.fathom.json --graph backward --json > bw.fathom.json` extracts a graph.
+#include <iostream>
+#include <memory>
+
+#include "app/CliCommon.h"
+#include "engine/graph/GraphPrinter.h"
+
+namespace fathom::cli {
+namespace {
+
+struct ShowOptions {
+  std::string dump;
+  std::string graph;
+  std::string format = "text";
+  bool json = false;
+};
+
+// A dump with only `graph` (and its inputs), in canonical form.
+std::string singleGraphDump(const Dump& dump, const NamedGraph& graph) {
+  Dump one;
+  one.producer = dump.producer;
+  one.graphs.push_back(graph);
+  if (const auto* inputs = dump.inputsFor(graph.name)) one.inputs.emplace_back(graph.name, *inputs);
+  return serializeDump(one);
+}
+
+int runShow(const ShowOptions& opts) {
+  int rc = kExitOk;
+  auto dump = loadDumpOrReport(opts.dump, &rc);
+  if (!dump) return rc;
+  auto graph = selectGraph(*dump, opts.graph, opts.dump);
+  if (!graph.ok()) return reportError(graph.error());
+  const NamedGraph& g = **graph;
+  const std::string format = opts.json ? "json" : opts.format;
+  if (format == "dot") std::cout << graphToDot(g.graph, g.name);
+  else if (format == "json") std::cout << singleGraphDump(*dump, g);
+  else std::cout << printGraph(g.graph);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command addShowCommand(CLI::App& parent) {
+  auto opts = std::make_shared<ShowOptions>();
+  CLI::App* app = parent.add_subcommand("show", "Print a graph as text, Graphviz dot, or JSON");
+  app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
+  app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
+  app->add_option("--format", opts->format, "text (one line per node), dot (Graphviz) or json (a one-graph dump)")
+      ->check(CLI::IsMember({"text", "dot", "json"}))
+      ->capture_default_str();
+  app->add_flag("--json", opts->json, "Same as --format json");
+  return {app, [opts] { return runShow(*opts); }};
+}
+
+}  // namespace fathom::cli

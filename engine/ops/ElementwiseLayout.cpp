@@ -1,0 +1,200 @@
+// TensorIterator's shape, dtype and output-stride rules for elementwise ops (see
+// ElementwiseLayout.h). Steps follow TensorIterator::build: compute_shape, compute_types,
+// fast_set_up, else compute_strides + reorder_dimensions + allocate_or_resize_outputs.
+#include "engine/ops/ElementwiseLayout.h"
+
+#include <numeric>
+
+#include "engine/core/Error.h"
+#include "engine/ops/Broadcast.h"
+#include "engine/ops/MemoryLayout.h"
+#include "engine/ops/OpArgs.h"
+
+namespace fathom {
+
+TensorMeta wrappedNumberMeta(DType dtype) {
+  TensorMeta m;
+  m.dtype = dtype;
+  return m;
+}
+
+namespace {
+
+struct ShapeInfo {
+  SymIntList shape;
+  bool allSameShape = true;  // enables the fast setup (a zero-dim among n-dim inputs disables it)
+  bool allScalars = true;    // every input is zero-dim
+};
+
+bool sameSizes(const SymIntList& a, const SymIntList& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!symEq(a[i], b[i], "elementwise: inputs of the same shape")) return false;
+  return true;
+}
+
+ShapeInfo computeShape(const std::vector<ElementwiseOperand>& inputs) {
+  ShapeInfo info;
+  bool hasScalars = false, hasTensors = false;
+  for (const auto& in : inputs) {
+    const SymIntList& s = in.meta.sizes;
+    (s.empty() ? hasScalars : hasTensors) = true;
+    if (hasScalars && hasTensors) info.allSameShape = false;
+    if (info.shape.empty()) {
+      info.shape = s;
+    } else if (!sameSizes(s, info.shape)) {
+      info.allSameShape = false;
+      info.shape = broadcastShapes(info.shape, s);
+    }
+  }
+  info.allScalars = !hasTensors;
+  return info;
+}
+
+DType commonDtype(const std::vector<ElementwiseOperand>& inputs, ElementwisePromotion promotion,
+                  bool allScalars) {
+  FATHOM_CHECK(!inputs.empty(), "elementwise op without inputs");
+  const DType first = inputs[0].meta.dtype;
+  bool differ = false;
+  for (const auto& in : inputs) differ |= in.meta.dtype != first;
+  if (promotion == ElementwisePromotion::SameDtype) {
+    for (const auto& in : inputs)
+      FATHOM_CHECK(in.meta.dtype == first, "Found dtype ", scalarTypeName(in.meta.dtype), " but expected ",
+                   scalarTypeName(first));
+    return first;
+  }
+  DType common = first;
+  if (differ || allScalars) {
+    ResultTypeState state;
+    for (const auto& in : inputs) {
+      if (in.wrappedNumber) state.addScalar(in.meta.dtype);
+      else state.addTensor(in.meta.dtype, in.meta.dim());
+    }
+    common = state.result();
+  }
+  if (promotion == ElementwisePromotion::CommonToFloat && isIntegral(common, /*includeBool=*/true))
+    common = DType::Float32;
+  return common;
+}
+
+// TensorIterator::compute_fast_setup_type + fast_set_up: strides for the output when all
+// inputs have one shape and a shared dense layout; nullopt when the general path must run.
+std::optional<SymIntList> fastSetupStrides(const std::vector<TensorMeta>& ops, const SymIntList& shape) {
+  bool contiguous = true, channelsLast = true, dense = true;
+  for (const auto& op : ops) contiguous = contiguous && isContiguous(op);
+  if (contiguous) return contiguousStrides(shape);
+  for (const auto& op : ops) channelsLast = channelsLast && isChannelsLastContiguous(op);
+  if (channelsLast) return channelsLastStrides(shape);
+  for (const auto& op : ops) dense = dense && isDenseLayout(op);
+  if (!dense) return std::nullopt;
+  // Allowed only when every input has the very same strides; the output copies the last one's.
+  for (size_t i = 0; i + 1 < ops.size(); ++i) {
+    if (!sameSizes(ops[i].strides, ops.back().strides)) return std::nullopt;
+  }
+  return ops.back().strides;
+}
+
+// TensorIterator::compute_strides: each operand's strides over the broadcast shape; broadcast
+// dimensions (size 1 stretched, or missing in front) get stride 0.
+std::vector<SymIntList> broadcastStrides(const std::vector<TensorMeta>& ops, const SymIntList& shape) {
+  std::vector<SymIntList> out;
+  const int64_t ndim = static_cast<int64_t>(shape.size());
+  for (const auto& op : ops) {
+    SymIntList s(ndim, SymInt(0));
+    const int64_t offset = ndim - op.dim();
+    for (int64_t i = 0; i < op.dim(); ++i) {
+      const bool stretched = symEq(op.sizes[i], 1, "elementwise: is this dim broadcast") &&
+                             !symEq(shape[offset + i], 1, "elementwise: is this dim broadcast");
+      s[offset + i] = stretched ? SymInt(0) : op.strides[i];
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// TensorIterator::reorder_dimensions' comparison: 1 if dim0 should come after dim1 (it moves
+// slower), -1 if before, 0 if no input decides.
+int shouldSwap(const std::vector<SymIntList>& strides, const SymIntList& shape, int64_t d0, int64_t d1) {
+  for (const auto& s : strides) {
+    const SymInt &s0 = s[d0], &s1 = s[d1];
+    // A broadcast dimension says nothing about the order: ask the next input.
+    if (symEq(s0, 0, "elementwise layout: broadcast stride") || symEq(s1, 0, "elementwise layout: broadcast stride"))
+      continue;
+    if (symLt(s0, s1, "elementwise layout: stride order")) return -1;
+    if (symLt(s1, s0, "elementwise layout: stride order")) return 1;
+    // Equal strides: swap only when that puts the smaller dim first, else ask the next input.
+    if (symLt(shape[d1], shape[d0], "elementwise layout: size order")) return 1;
+  }
+  return 0;
+}
+
+// perm[0] is the fastest-moving dimension.
+std::vector<int64_t> reorderDimensions(const std::vector<SymIntList>& strides, const SymIntList& shape) {
+  const int64_t ndim = static_cast<int64_t>(shape.size());
+  std::vector<int64_t> perm(ndim);
+  std::iota(perm.rbegin(), perm.rend(), 0);
+  if (ndim <= 1) return perm;
+  for (int64_t i = 1; i < ndim; ++i) {
+    int64_t dim1 = i;
+    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
+      const int c = shouldSwap(strides, shape, perm[dim0], perm[dim1]);
+      if (c > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  return perm;
+}
+
+// allocate_or_resize_outputs: dense strides in permutation order. Note the raw size product
+// (no max(size, 1)) as TensorIterator's compatible_stride uses; plain row-major order instead
+// gives ordinary contiguous strides.
+SymIntList stridesFromPermutation(const std::vector<int64_t>& perm, const SymIntList& shape) {
+  const int64_t ndim = static_cast<int64_t>(shape.size());
+  bool inverted = true;
+  for (int64_t j = 0; j < ndim; ++j) inverted = inverted && perm[j] == ndim - 1 - j;
+  if (inverted) return contiguousStrides(shape);
+  SymIntList out(ndim);
+  SymInt next = 1;
+  for (int64_t j = 0; j < ndim; ++j) {
+    out[perm[j]] = next;
+    next = next * shape[perm[j]];
+  }
+  return out;
+}
+
+}  // namespace
+
+DType elementwiseResultType(const std::vector<ElementwiseOperand>& inputs, ElementwisePromotion promotion) {
+  bool allScalars = true;
+  for (const auto& in : inputs) allScalars = allScalars && in.meta.dim() == 0;
+  return commonDtype(inputs, promotion, allScalars);
+}
+
+ElementwiseLayout computeElementwiseLayout(const std::vector<ElementwiseOperand>& inputs,
+                                           ElementwisePromotion promotion) {
+  const ShapeInfo shape = computeShape(inputs);
+  ElementwiseLayout layout;
+  layout.commonDtype = commonDtype(inputs, promotion, shape.allScalars);
+  for (const auto& in : inputs) {
+    const bool promote = promotion != ElementwisePromotion::SameDtype && in.meta.dtype != layout.commonDtype;
+    layout.operands.push_back(promote ? freshLike(in.meta, layout.commonDtype, likeStrides(in.meta, std::nullopt))
+                                      : in.meta);
+  }
+  std::optional<SymIntList> strides;
+  if (shape.allSameShape) strides = fastSetupStrides(layout.operands, shape.shape);
+  if (!strides) {
+    const auto perOperand = broadcastStrides(layout.operands, shape.shape);
+    strides = stridesFromPermutation(reorderDimensions(perOperand, shape.shape), shape.shape);
+  }
+  layout.output.dtype = layout.commonDtype;
+  layout.output.device = inputs[0].meta.device;
+  layout.output.sizes = shape.shape;
+  layout.output.strides = std::move(*strides);
+  return layout;
+}
+
+}  // namespace fathom

@@ -1,0 +1,53 @@
+// The output of an elementwise op, as PyTorch's TensorIterator decides it: the broadcast shape,
+// the common dtype (type promotion with wrapped numbers and zero-dim tensors as their own
+// categories), and the output strides:
+//   1. all inputs the same shape and contiguous          -> contiguous
+//   2. ... and all channels-last                         -> channels-last
+//   3. ... and all non-overlapping-and-dense, same strides -> those strides
+//   4. otherwise: sort dimensions by the inputs' strides (TensorIterator::reorder_dimensions:
+//      insertion sort; the first input that orders two dims decides, broadcast (0) strides
+//      abstain, equal strides are broken by the sizes) and lay the output out densely in that
+//      order (contiguous when the order is plain row-major).
+// Inputs whose dtype differs from the common dtype are first copied, as TensorIterator does, into
+// temporaries with preserve_format strides; those temporaries are what the rules above see.
+//
+// Written over SymInt: meta functions call it on fake tensors (decisions become guards) and
+// kernels call it on their real tensors' metadata, so both agree by construction.
+#pragma once
+
+#include <vector>
+
+#include "engine/tensor/TensorMeta.h"
+
+namespace fathom {
+
+struct ElementwiseOperand {
+  TensorMeta meta;
+  bool wrappedNumber = false;  // a Python number argument (Scalar), a zero-dim "wrapped" tensor
+};
+
+enum class ElementwisePromotion {
+  SameDtype,      // unary ops like neg/relu: every input must have one dtype, kept by the output
+  Common,         // add, mul, ...: inputs are promoted to torch.result_type
+  CommonToFloat,  // div, exp, ...: as Common, then integers and bool promote to float32
+};
+
+struct ElementwiseLayout {
+  DType commonDtype = DType::Float32;
+  TensorMeta output;
+  // The operands the loop reads: an input itself, or its promoted temporary (other dtype and
+  // preserve_format strides) when its dtype differs from the common one.
+  std::vector<TensorMeta> operands;
+};
+
+ElementwiseLayout computeElementwiseLayout(const std::vector<ElementwiseOperand>& inputs,
+                                           ElementwisePromotion promotion);
+
+// The result dtype of an elementwise op over these inputs (torch.result_type with the
+// promotion rule), without computing a layout.
+DType elementwiseResultType(const std::vector<ElementwiseOperand>& inputs, ElementwisePromotion promotion);
+
+// A zero-dim TensorMeta standing for a Python number of this dtype (bool, int64 or float64).
+TensorMeta wrappedNumberMeta(DType dtype);
+
+}  // namespace fathom

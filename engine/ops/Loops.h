@@ -1,0 +1,66 @@
+// Strided loops for CPU kernels. A LoopPlan orders the dimensions of N operands that share one
+// shape (innermost = smallest stride of a chosen key operand) and merges dimensions that are
+// contiguous in every operand, so the innermost run is as long as possible. forEachRun then calls
+// a body once per innermost run with one pointer and one byte stride per operand; bodies test
+// for unit strides to get a vectorizable fast path.
+//
+// Broadcast inputs are given stride 0 on broadcast dimensions (broadcastByteStrides), and
+// reductions give their accumulator stride 0 on reduced dimensions.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "engine/tensor/Tensor.h"
+
+namespace fathom {
+
+struct LoopPlan {
+  IntList shape;                 // innermost dimension first, size-1 dims dropped
+  std::vector<IntList> strides;  // per operand, in bytes, same order as shape
+  bool empty = false;            // some dimension has size 0: nothing to run
+};
+
+// `byteStrides[k]` has one stride per dimension of `shape` for operand k. Dimensions are
+// ordered by the strides of operand `keyOperand` (ties keep row-major order).
+LoopPlan planLoop(const IntList& shape, std::vector<IntList> byteStrides, size_t keyOperand = 0);
+
+// Byte strides of `t` viewed as broadcast to `shape` (0 on broadcast and missing leading dims).
+IntList broadcastByteStrides(const Tensor& t, const IntList& shape);
+
+// Calls body(ptrs, strides, n) once per innermost run; ptrs/strides are std::array<..., N>.
+template <size_t N, class Body>
+void forEachRun(const LoopPlan& plan, std::array<std::byte*, N> ptrs, Body&& body) {
+  if (plan.empty) return;
+  const size_t nd = plan.shape.size();
+  std::array<int64_t, N> inner{};
+  if (nd == 0) {
+    body(ptrs, inner, int64_t{1});
+    return;
+  }
+  for (size_t k = 0; k < N; ++k) inner[k] = plan.strides[k][0];
+  std::vector<int64_t> counter(nd, 0);
+  while (true) {
+    body(ptrs, inner, plan.shape[0]);
+    size_t d = 1;
+    for (; d < nd; ++d) {
+      for (size_t k = 0; k < N; ++k) ptrs[k] += plan.strides[k][d];
+      if (++counter[d] < plan.shape[d]) break;
+      for (size_t k = 0; k < N; ++k) ptrs[k] -= plan.strides[k][d] * plan.shape[d];
+      counter[d] = 0;
+    }
+    if (d == nd) return;
+  }
+}
+
+// Byte pointer of a tensor's first element, for forEachRun.
+inline std::byte* bytePtr(const Tensor& t) { return static_cast<std::byte*>(t.data()); }
+
+template <class T>
+inline T& elementAt(std::byte* p, int64_t byteStride, int64_t i) {
+  return *reinterpret_cast<T*>(p + i * byteStride);
+}
+
+}  // namespace fathom

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# A first look at Fathom for a new user (`./fathom demo` runs it): what a dump holds, its graph,
+# a run on real tensors, and what Fathom says about a broken dump.
+#   usage: samples/demo.sh PATH/TO/fathom
+set -euo pipefail
+FATHOM=${1:-build/app/fathom}
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BOLD='' PLAIN=''
+if [ -t 1 ]; then BOLD=$'\033[1m' PLAIN=$'\033[0m'; fi
+heading() { printf '\n%s== %s%s\n$ fathom %s\n' "$BOLD" "$1" "$PLAIN" "$2"; }
+
+DUMP=samples/mlp.fathom.json
+if [ ! -f "$DUMP" ]; then  # not committed yet: write it from the bundled sample
+  TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+  DUMP=$TMP/mlp.fathom.json
+  "$FATHOM" sample mlp -o "$DUMP" >/dev/null
+fi
+
+heading "What is in a dump: graphs, node counts, ops, inputs" "info $DUMP"
+"$FATHOM" info "$DUMP"
+
+heading "The graph, one line per node (name : dtype[sizes] [strides] = op(args))" "show $DUMP"
+"$FATHOM" show "$DUMP"
+
+heading "Run it on real tensors (seeded example inputs): output layouts and checksums" "run $DUMP"
+"$FATHOM" run "$DUMP"
+
+BAD=samples/bad/cycle.json
+heading "A broken dump: exit code 2 and one line naming the file, the place and the problem" "info $BAD"
+set +e
+"$FATHOM" info "$BAD"
+echo "(exit code $?)"
+set -e
+
+printf '\nMore: fathom --help, fathom show DUMP --format dot, fathom run DUMP --json, samples/bad/README.md\n'

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The `fathom` CLI on good input and on bad usage: what each subcommand prints (text and --json
+# keys), known checksums of the hand-written dumps in tests/data/, and the exit codes of the
+# contract (0 ok, 2 bad usage or input with one stderr line). Every good dump - tests/data/*.fathom.json
+# and, once they exist, samples/*.fathom.json - must pass info, show (all formats) and run.
+#   usage: cli_test.sh FATHOM_BINARY SOURCE_ROOT
+set -u
+FATHOM=$1
+cd "$2" || exit 1
+command -v jq >/dev/null || { echo "cli_test: needs jq (apt-get install -y jq)"; exit 1; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+checks=0 failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# ok ARGS...: exits 0 with nothing on stderr; stdout is in $T/out.
+ok() {
+  checks=$((checks + 1))
+  "$FATHOM" "$@" >"$T/out" 2>"$T/err"
+  local rc=$?
+  [ "$rc" -eq 0 ] || { fail "fathom $*: exit $rc (stderr: $(head -n 1 "$T/err"))"; return 1; }
+  [ -s "$T/err" ] && { fail "fathom $*: wrote to stderr: $(head -n 1 "$T/err")"; return 1; }
+  return 0
+}
+
+# usage_error MESSAGE_SUBSTRING ARGS...: exits 2 with exactly one "fathom: ..." line on stderr.
+usage_error() {
+  local want=$1; shift
+  checks=$((checks + 1))
+  "$FATHOM" "$@" >"$T/out" 2>"$T/err"
+  local rc=$? line
+  line=$(head -n 1 "$T/err")
+  if [ "$rc" -ne 2 ]; then fail "fathom $*: exit $rc, expected 2 ($line)"
+  elif [ "$(awk 'END { print NR }' "$T/err")" -ne 1 ]; then fail "fathom $*: expected one line on stderr:"; cat "$T/err"
+  elif [[ "$line" != "fathom: "* || "$line" != *"$want"* ]]; then fail "fathom $*: expected 'fathom: ...$want...', got: $line"
+  fi
+}
+
+# expect_jq FILTER FILE WHAT: the jq filter is true on the JSON in FILE.
+expect_jq() {
+  checks=$((checks + 1))
+  jq -e "$1" "$2" >/dev/null 2>&1 || fail "$3 (jq: $1)"
+}
+
+# --- every good dump: info, show in each format, run -------------------------------------------
+dumps=(tests/data/*.fathom.json)
+for f in samples/*.fathom.json; do [ -f "$f" ] && dumps+=("$f"); done
+for f in "${dumps[@]}"; do
+  ok info "$f" && grep -q "graph '" "$T/out" || fail "info $f: no graph line"
+  if ok info "$f" --json; then
+    cp "$T/out" "$T/info.json"
+    expect_jq ".file == \"$f\" and (.producer | type == \"object\") and (.graphs | length > 0)" "$T/info.json" \
+      "info --json $f: file/producer/graphs"
+    expect_jq '[.graphs[] | (.nodes | type == "number") and (.ops | type == "object") and (.inputs | type == "array")] | all' \
+      "$T/info.json" "info --json $f: each graph has nodes, ops, inputs"
+    expect_jq '[.graphs[] | ([.ops[]] | add // 0) == .calls] | all' "$T/info.json" "info --json $f: op counts add up to the calls"
+    expect_jq '[.graphs[] | .inputs[] | has("name") and has("dtype") and has("sizes") and has("strides")] | all' \
+      "$T/info.json" "info --json $f: inputs have name, dtype, sizes, strides"
+  fi
+  for g in $(jq -r '.graphs | keys_unsorted[]' "$T/info.json"); do
+    nodes=$(jq ".graphs[\"$g\"].nodes" "$T/info.json")
+    ok show "$f" --graph "$g" && [ "$(wc -l <"$T/out")" -eq "$nodes" ] || fail "show $f --graph $g: expected $nodes lines"
+    ok show "$f" --graph "$g" --format dot && head -n 1 "$T/out" | grep -q '^digraph' && tail -n 1 "$T/out" | grep -q '^}$' \
+      || fail "show --format dot $f --graph $g: not a digraph"
+    # The JSON form is a one-graph dump: it loads again, with the same node count.
+    ok show "$f" --graph "$g" --format json && cp "$T/out" "$T/one.fathom.json"
+    ok show "$f" --graph "$g" --json && cmp -s "$T/out" "$T/one.fathom.json" || fail "show --json differs from --format json"
+    ok info "$T/one.fathom.json" --json && expect_jq ".graphs | length == 1 and .[\"$g\"].nodes == $nodes" "$T/out" \
+      "show --json $f --graph $g does not load back as a one-graph dump"
+    ok run "$f" --graph "$g" --json && expect_jq \
+      "(.graph == \"$g\") and (.seconds | type == \"number\") and (.outputs | length > 0) and
+       ([.outputs[] | has(\"index\") and (has(\"value\") or (has(\"dtype\") and has(\"sizes\") and has(\"strides\")
+         and has(\"offset\") and has(\"sum\") and has(\"absmax\")))] | all)" "$T/out" "run --json $f --graph $g: keys"
+  done
+  ok run "$f" && grep -q "output 0: " "$T/out" || fail "run $f: no 'output 0:' line"
+done
+
+# --- known values ------------------------------------------------------------------------------
+P=tests/data/passthrough.fathom.json
+ok run "$P" --json && expect_jq '.outputs[0] | .sum == -3.5 and .absmax == 6.5 and .sizes == [2, 3] and .strides == [3, 1] and .dtype == "float32"' \
+  "$T/out" "run $P: output 0 checksum"
+jq -c '.outputs' "$T/out" >"$T/o1"
+ok run "$P" --json && jq -c '.outputs' "$T/out" >"$T/o2"
+checks=$((checks + 1)); cmp -s "$T/o1" "$T/o2" || fail "run $P twice gave different outputs"
+ok run "$P" --json --seed 12345 && jq -c '.outputs' "$T/out" >"$T/o3"
+expect_jq '.outputs[0].sum == -3.5' "$T/out" "run --seed changed the inline input"
+checks=$((checks + 1)); cmp -s "$T/o1" "$T/o3" && fail "run --seed 12345 did not change the seeded input"
+ok run "$P" --json --inputs tests/data/passthrough.inputs.json && expect_jq \
+  '.outputs[0].sum == 210 and .outputs[0].strides == [1, 2] and .outputs[1].sum == -4 and .outputs[1].absmax == 7' "$T/out" "run --inputs"
+ok info "$P" --json && expect_jq '.graphs.forward | .nodes == 3 and .ops == {} and (.inputs | map(.name)) == ["x", "y"] and .example_inputs[1].seed == 7' \
+  "$T/out" "info --json $P: graph summary"
+
+G=tests/data/two-graphs.fathom.json
+ok info "$G" --json && expect_jq '(.graphs | keys_unsorted) == ["forward", "backward"] and .graphs.forward.ops == {"aten.relu.default": 1, "aten.t.default": 1}' \
+  "$T/out" "info --json $G: graphs and ops"
+ok show "$G" && grep -q 'aten.t.default(%x)' "$T/out" || fail "show $G: the first graph is not shown by default"
+ok show "$G" --graph backward && grep -q 'threshold_backward' "$T/out" || fail "show $G --graph backward"
+ok run "$G" --json && expect_jq '.graph == "forward" and .outputs[0].sum == 9 and .outputs[0].strides == [1, 3] and .outputs[1].sum == -3' "$T/out" "run $G"
+ok run "$G" --graph backward --json && expect_jq '.outputs[0].sum == 100 and .outputs[0].absmax == 50' "$T/out" "run $G --graph backward"
+ok run "$G" --memory-limit 1M
+usage_error "exceed the memory limit" run "$G" --memory-limit 16
+usage_error "no graph named 'nope' (the dump has: forward, backward)" show "$G" --graph nope
+usage_error "no graph named 'nope'" run "$G" --graph nope
+
+# The bundled MLP, when its dump is committed.
+if [ -f samples/mlp.fathom.json ]; then
+  ok info samples/mlp.fathom.json --json && expect_jq \
+    '.graphs.forward.ops == {"aten.addmm.default": 3, "aten.relu.default": 2, "aten.t.default": 3}' "$T/out" "mlp ops"
+  ok run samples/mlp.fathom.json --json && expect_jq '.outputs[0].sizes == [32, 10]' "$T/out" "mlp output sizes"
+fi
+
+# --- sample --------------------------------------------------------------------------------------
+ok sample --list && grep -q '^mlp ' "$T/out" || fail "sample --list: no mlp"
+ok sample --list --json && expect_jq '[.samples[].name] | index("mlp") != null' "$T/out" "sample --list --json"
+ok sample mlp -o "$T/mlp.fathom.json" && ok info "$T/mlp.fathom.json"
+usage_error "already exists; pass --force" sample mlp -o "$T/mlp.fathom.json"
+ok sample mlp -o "$T/mlp.fathom.json" --force --json && expect_jq ".file == \"$T/mlp.fathom.json\"" "$T/out" "sample --json"
+if [ -f samples/mlp.fathom.json ]; then
+  checks=$((checks + 1))
+  cmp -s "$T/mlp.fathom.json" samples/mlp.fathom.json || fail "samples/mlp.fathom.json is not what 'fathom sample mlp' writes"
+fi
+usage_error "unknown sample 'nope' (available: mlp" sample nope -o "$T/x.fathom.json"
+usage_error "-o FILE is required" sample mlp
+
+# --- help, version, bad usage ----------------------------------------------------------------------
+ok --help && grep -q 'Usage: fathom' "$T/out" || fail "--help"
+ok --version && grep -Eq '^fathom [0-9]+\.[0-9]+' "$T/out" || fail "--version"
+for sub in info show run sample; do
+  ok "$sub" --help && grep -q "Usage: fathom $sub" "$T/out" && grep -q -- '--json' "$T/out" || fail "$sub --help: usage or --json missing"
+done
+usage_error "a subcommand is required"
+usage_error "unknown subcommand 'frobnicate'" frobnicate "$P"
+usage_error "unknown option '--frobnicate'" --frobnicate
+usage_error "info: The following argument was not expected: --frobnicate" info "$P" --frobnicate
+usage_error "info: DUMP is required" info
+usage_error "does-not-exist.fathom.json: cannot open" info does-not-exist.fathom.json
+usage_error "tests/data: is a directory" show tests/data
+usage_error "--format" show "$P" --format svg
+usage_error "--seed: expected an integer" run "$P" --seed -1
+usage_error "--memory-limit: expected a byte count" run "$P" --memory-limit lots
+usage_error "does-not-exist.json: cannot open" run "$P" --inputs does-not-exist.json
+echo '{"format": "fathom-inputs", "version": 1, "inputs": [{"name": "x", "dtype": "float32", "sizes": [2, 3], "seed": 1}]}' >"$T/one.inputs.json"
+usage_error "inputs file has 1 inputs but graph 'backward' has 2 placeholders" run "$G" --graph backward --inputs "$T/one.inputs.json"
+
+echo "$checks checks: $failures failed"
+[ "$failures" -eq 0 ]
