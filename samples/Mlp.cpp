@@ -1,5 +1,7 @@
 // The MLP sample: what PyTorch's make_fx records for nn.Sequential(Linear, ReLU, Linear, ReLU,
 // Linear) - a transposed weight feeding addmm, per layer - so it matches real exported graphs.
+#include <cmath>
+
 #include "engine/graph/GraphBuilder.h"
 #include "engine/interp/ExampleInputs.h"
 #include "samples/Samples.h"
@@ -43,6 +45,12 @@ Result<Dump> buildMlp() {
   dump.producer = {{"tool", "fathom"}, {"version", FATHOM_VERSION}, {"sample", "mlp"}};
   auto inputs = inputsFromPlaceholders(*graph, /*seed=*/1);
   FATHOM_TRY(inputs);
+  // Parameters drawn as nn.Linear initializes them, U(-1/sqrt(fan_in), 1/sqrt(fan_in)), so
+  // activations stay in a realistic range; the batch x stays N(0, 1).
+  for (size_t i = 0; i + 1 < widths.size(); ++i) {
+    const double bound = 1.0 / std::sqrt(static_cast<double>(widths[i]));
+    (*inputs)[2 * i].range = (*inputs)[2 * i + 1].range = std::pair{-bound, bound};
+  }
   dump.graphs.push_back({"forward", std::move(*graph)});
   dump.inputs.emplace_back("forward", std::move(*inputs));
   return dump;
