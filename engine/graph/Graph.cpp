@@ -22,17 +22,20 @@ NodeRef Graph::append(Node node) {
 }
 
 std::optional<NodeRef> Graph::find(std::string_view name) const {
-  auto it = index_.find(std::string(name));
+  auto it = index_.find(name);
   if (it == index_.end()) return std::nullopt;
   return NodeRef{it->second};
 }
 
-std::string Graph::uniqueName(std::string_view base) const {
-  std::string name(base);
-  if (!index_.count(name)) return name;
-  for (int i = 1;; ++i) {
-    std::string candidate = name + "_" + std::to_string(i);
-    if (!index_.count(candidate)) return candidate;
+std::string Graph::uniqueName(std::string_view base) {
+  auto it = nextSuffix_.find(base);
+  if (it == nextSuffix_.end()) it = nextSuffix_.emplace(std::string(base), 0).first;
+  for (int64_t& next = it->second;; ++next) {
+    std::string candidate = next == 0 ? std::string(base) : std::string(base) + "_" + std::to_string(next);
+    if (!find(candidate)) {
+      ++next;
+      return candidate;
+    }
   }
 }
 

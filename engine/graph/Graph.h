@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/core/Result.h"
+#include "engine/core/StringHash.h"
 #include "engine/ops/OpRegistry.h"
 #include "engine/ops/OpSchema.h"
 #include "engine/ops/Value.h"
@@ -59,8 +60,9 @@ class Graph {
   // Appends a node; its name must be new. Returns its reference.
   NodeRef append(Node node);
   std::optional<NodeRef> find(std::string_view name) const;
-  // A fresh node name based on `base` ("add" -> "add", "add_1", ...).
-  std::string uniqueName(std::string_view base) const;
+  // A fresh node name based on `base` ("add" -> "add", "add_1", ...). Remembers the next
+  // suffix per base, so naming n nodes "add" costs O(n), not O(n^2).
+  std::string uniqueName(std::string_view base);
 
   std::vector<NodeRef> placeholders() const;
   const Node* outputNode() const;  // null when the graph has none
@@ -76,7 +78,8 @@ class Graph {
 
  private:
   std::vector<Node> nodes_;
-  std::unordered_map<std::string, int32_t> index_;
+  StringMap<int32_t> index_;
+  StringMap<int64_t> nextSuffix_;  // base name -> next suffix uniqueName tries
 };
 
 // Every NodeRef inside a value, depth first.

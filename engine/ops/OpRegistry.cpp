@@ -29,7 +29,7 @@ Status OpRegistry::add(std::string_view schemaText, OpFn meta, OpFn kernel) {
 }
 
 const OpDef* OpRegistry::find(std::string_view name) const {
-  auto it = ops_.find(std::string(name));
+  auto it = ops_.find(name);
   return it == ops_.end() ? nullptr : it->second.get();
 }
 
@@ -71,14 +71,14 @@ std::vector<const OpDef*> OpRegistry::all() const {
 }
 
 OpFn OpRegistry::replaceMeta(std::string_view name, OpFn meta) {
-  auto it = ops_.find(std::string(name));
+  auto it = ops_.find(name);
   if (it == ops_.end()) return {};
   std::swap(it->second->meta, meta);
   return meta;
 }
 
 OpFn OpRegistry::replaceKernel(std::string_view name, OpFn kernel) {
-  auto it = ops_.find(std::string(name));
+  auto it = ops_.find(name);
   if (it == ops_.end()) return {};
   std::swap(it->second->kernel, kernel);
   return kernel;

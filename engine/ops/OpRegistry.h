@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine/core/Result.h"
+#include "engine/core/StringHash.h"
 #include "engine/ops/OpSchema.h"
 #include "engine/ops/Value.h"
 
@@ -52,7 +53,7 @@ class OpRegistry {
   OpFn replaceKernel(std::string_view name, OpFn kernel);
 
  private:
-  std::unordered_map<std::string, std::unique_ptr<OpDef>> ops_;
+  StringMap<std::unique_ptr<OpDef>> ops_;
 };
 
 // Runs an op's meta function / kernel on bound arguments. Errors are InvalidInput with the

@@ -149,3 +149,27 @@ TEST(GraphTest, UsersAndUniqueNames) {
 
 }  // namespace
 }  // namespace fathom
+
+namespace fathom {
+namespace {
+
+// Regression: uniqueName probed "add", "add_1", ... from the start for every node, so building
+// the 100k-node benchmark graph took minutes. It now resumes where the last name of that base
+// ended, and still skips names that were added directly.
+TEST(GraphTest, UniqueNameIsLinearAndSkipsTakenNames) {
+  Graph g;
+  for (int i = 0; i < 20000; ++i) {
+    Node n;
+    n.name = g.uniqueName("add");
+    n.kind = NodeKind::Placeholder;
+    g.append(std::move(n));
+  }
+  EXPECT_EQ(g.nodes().back().name, "add_19999");
+  Node taken;
+  taken.name = "add_20000";
+  g.append(std::move(taken));
+  EXPECT_EQ(g.uniqueName("add"), "add_20001");
+}
+
+}  // namespace
+}  // namespace fathom
