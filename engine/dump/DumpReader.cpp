@@ -168,9 +168,13 @@ std::optional<Dump> readStreamed(StreamedDump& streamed) {
 Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpLimits& limits) {
   if (auto depth = checkJsonDepth(text, limits.maxDepth); !depth.ok())
     return invalidInput(depth.error().message, label);
-  if (auto streamed = streamDump(text)) {
+  if (auto streamed = dumpread::streamDump(text)) {
     if (auto dump = readStreamed(*streamed)) return std::move(*dump);
   }
+  return dumpread::parseDumpDomOnly(text, label, limits);
+}
+
+Result<Dump> dumpread::parseDumpDomOnly(std::string_view text, const std::string& label, const DumpLimits& limits) {
   auto doc = parseJson(text, label, limits);
   FATHOM_TRY(doc);
   try {

@@ -1,48 +1,68 @@
-// The streaming fast path of parseDump: see DumpStreamReader.h for what it promises. The handler
-// below builds DOM values exactly as nlohmann's own DOM parser does (a repeated key inside a node
-// keeps its first position and its last value), so readNode sees the same JSON on both paths.
+// The streaming fast path of parseDump: see DumpStreamReader.h for what it promises. Outside
+// the node arrays the handler builds DOM values exactly as nlohmann's own DOM parser does; each
+// node is built straight from its events by NodeEventBuilder, which gives up on anything it
+// does not read exactly like readNode.
 #include "engine/dump/DumpStreamReader.h"
 
 #include <array>
 
+#include "engine/dump/NodeEventBuilder.h"
+
 namespace fathom::dumpread {
 namespace {
 
-// SAX handler: the skeleton DOM, with node arrays diverted one node at a time into readNode.
+// SAX handler: the skeleton DOM, with each node of a node array built by NodeEventBuilder.
 // Every callback returns false to give up; nlohmann then stops and sax_parse returns false.
 class SkeletonBuilder {
  public:
   explicit SkeletonBuilder(StreamedDump& out) : out_(out) {}
 
-  bool null() { return place(json(nullptr)) != nullptr; }
-  bool boolean(bool v) { return place(json(v)) != nullptr; }
-  bool number_integer(json::number_integer_t v) { return place(json(v)) != nullptr; }
-  bool number_unsigned(json::number_unsigned_t v) { return place(json(v)) != nullptr; }
-  bool number_float(json::number_float_t v, const json::string_t&) { return place(json(v)) != nullptr; }
-  bool string(json::string_t& v) { return place(json(v)) != nullptr; }
+  bool null() { return inNode_ ? node_.null() : place(json(nullptr)) != nullptr; }
+  bool boolean(bool v) { return inNode_ ? node_.boolean(v) : place(json(v)) != nullptr; }
+  bool number_integer(json::number_integer_t v) { return inNode_ ? node_.integer(v) : place(json(v)) != nullptr; }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return inNode_ ? node_.unsignedInteger(v) : place(json(v)) != nullptr;
+  }
+  bool number_float(json::number_float_t v, const json::string_t&) {
+    return inNode_ ? node_.number(v) : place(json(v)) != nullptr;
+  }
+  bool string(json::string_t& v) { return inNode_ ? node_.string(v) : place(json(v)) != nullptr; }
   bool binary(json::binary_t&) { return false; }  // JSON text has no binary values
 
-  bool start_object(std::size_t) { return open(json::value_t::object); }
-  bool end_object() { return close(); }
+  bool start_object(std::size_t) {
+    if (inNode_) return node_.startObject();
+    if (nodesDepth_ != 0 && stack_.size() == nodesDepth_) {  // an element of a node array
+      node_.begin();
+      inNode_ = true;
+      return true;
+    }
+    return open(json::value_t::object);
+  }
+  bool end_object() {
+    if (!inNode_) return close();
+    if (!node_.endObject()) return false;
+    return !node_.done() || appendNode();
+  }
   bool start_array(std::size_t) {
+    if (inNode_) return node_.startArray();
     const bool isNodes = isNodesArrayNext();
     if (!open(json::value_t::array)) return false;
     if (isNodes) beginNodes();
     return true;
   }
   bool end_array() {
+    if (inNode_) return node_.endArray();
     if (nodesDepth_ == stack_.size()) nodesDepth_ = 0;
     return close();
   }
 
   bool key(json::string_t& k) {
+    if (inNode_) return node_.key(k);
     json& obj = *stack_.back();
-    if (!inNode()) {
-      // Outside nodes a repeated key would make the DOM keep its last value in its first
-      // place; streaming cannot undo what it already read, so leave that case to the DOM path.
-      if (obj.contains(k)) return false;
-      if (stack_.size() < keys_.size()) keys_[stack_.size()] = k;
-    }
+    // A repeated key would make the DOM keep its last value in its first place; streaming
+    // cannot undo what it already read, so leave that case to the DOM path.
+    if (obj.contains(k)) return false;
+    if (stack_.size() < keys_.size()) keys_[stack_.size()] = k;
     member_ = &obj[k];
     return true;
   }
@@ -52,8 +72,6 @@ class SkeletonBuilder {
   }
 
  private:
-  bool inNode() const { return nodesDepth_ != 0 && stack_.size() > nodesDepth_; }
-
   // Is the value about to start /graphs/<name>/nodes?
   bool isNodesArrayNext() const {
     if (stack_.size() != 3 || nodesDepth_ != 0) return false;
@@ -70,8 +88,8 @@ class SkeletonBuilder {
     names_.clear();
   }
 
-  // Puts a value where the parser is (root, array element, or the pending object member);
-  // an element of a node array becomes the node being built. Null means give up.
+  // Puts a value where the parser is (root, array element, or the pending object member).
+  // Null means give up.
   json* place(json&& v) {
     if (stack_.empty()) {
       out_.skeleton = std::move(v);
@@ -82,42 +100,30 @@ class SkeletonBuilder {
       *member_ = std::move(v);
       return member_;
     }
-    if (nodesDepth_ != stack_.size()) {
-      top.push_back(std::move(v));
-      return &top.back();
-    }
-    if (!v.is_object()) return nullptr;  // not a node: the DOM path says so
-    node_ = std::move(v);
-    return &node_;
+    if (nodesDepth_ == stack_.size()) return nullptr;  // not a node: the DOM path says so
+    top.push_back(std::move(v));
+    return &top.back();
   }
 
   bool open(json::value_t type) {
     json* c = place(json(type));
     if (!c) return false;
-    // Node objects have at most 6 keys; growing one key at a time copies the (const) keys on
-    // every reallocation, which cost more than the parse itself.
-    if (type == json::value_t::object && (inNode() || c == &node_)) c->get_ref<json::object_t&>().reserve(6);
     stack_.push_back(c);
     return true;
   }
 
   bool close() {
-    const bool nodeDone = stack_.back() == &node_;
     stack_.pop_back();
-    if (nodeDone) readStreamedNode();
     return true;
   }
 
-  // Reads the node just completed into the graph; a problem throws ReadError (see streamDump).
-  void readStreamedNode() {
-    const Ptr graphs = "/graphs";
-    const Ptr graph(graphs, graphName_);
-    const Ptr nodes(graph, "nodes");
-    const Ptr p(nodes, graph_->size());
-    const std::string& name = readNodeName(node_, p);
-    if (!names_.emplace(name, static_cast<int32_t>(graph_->size())).second) fail(p, "duplicate node name");
-    graph_->append(readNode(node_, p, names_));
-    node_ = json();
+  // Appends the node just completed; a repeated name is left to the DOM path to report.
+  bool appendNode() {
+    inNode_ = false;
+    Node n = node_.take();
+    if (!names_.emplace(n.name, static_cast<int32_t>(graph_->size())).second) return false;
+    graph_->append(std::move(n));
+    return true;
   }
 
   StreamedDump& out_;
@@ -127,8 +133,9 @@ class SkeletonBuilder {
   size_t nodesDepth_ = 0;          // stack size while a node array is the innermost container
   std::string graphName_;
   Graph* graph_ = nullptr;
-  NameIndex names_;
-  json node_;                      // the node being built
+  NameIndex names_;                // this graph's nodes so far
+  NodeEventBuilder node_{names_};  // the node being built
+  bool inNode_ = false;            // events go to node_
 };
 
 }  // namespace

@@ -1,12 +1,12 @@
 // Internal to engine/dump: the fast path of parseDump. A 100,000-node dump is ~22 MB of JSON;
 // building its whole DOM cost more than half the load time and most of the memory. This reader
 // streams the text once (nlohmann's SAX interface): every node of /graphs/<name>/nodes is built
-// as a small DOM of its own, read into a Node with the same readers as the DOM path, and freed;
-// the rest of the document (format, producer, inputs, ...) is kept as a DOM "skeleton".
+// straight from its events (NodeEventBuilder.h), with no DOM of its own; the rest of the
+// document (format, producer, inputs, ...) is kept as a DOM "skeleton".
 //
 // It only ever succeeds on input the DOM reader accepts, with the same result: at the first
 // thing it does not handle exactly like the DOM reader (a syntax error, a problem in a node, a
-// reference to a later node, a duplicate key outside a node) it gives up, and parseDump reads
+// reference to a later node, a duplicate key, an unusual shape) it gives up, and parseDump reads
 // the text again the DOM way, which reports the first problem in the documented order.
 #pragma once
 
@@ -31,5 +31,9 @@ struct StreamedDump {
 
 // The streamed document, or nullopt when the DOM reader must take over (see above).
 std::optional<StreamedDump> streamDump(std::string_view text);
+
+// parseDump without the streaming path: what every input must give on either path. For tests
+// (DumpStreamReaderTest) that compare the two; defined in DumpReader.cpp.
+Result<Dump> parseDumpDomOnly(std::string_view text, const std::string& label, const DumpLimits& limits = {});
 
 }  // namespace fathom::dumpread

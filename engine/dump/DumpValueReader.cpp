@@ -86,6 +86,24 @@ int64_t readInt(const json& j, const Ptr& ptr) {
   return j.get<int64_t>();
 }
 
+// Checks that a concrete layout's element count and byte size fit in 64 bits.
+void checkLayoutFits(const TensorMeta& m, const Ptr& ptr) {
+  IntList sizes, strides;
+  for (const auto& s : m.sizes) { if (s.isSymbolic()) return; sizes.push_back(s.hint()); }
+  for (const auto& s : m.strides) { if (s.isSymbolic()) return; strides.push_back(s.hint()); }
+  auto bytes = storageBytesFor(sizes, strides, m.storageOffset.hint(), m.dtype);
+  if (!bytes.ok()) fail(ptr, bytes.error().message);
+}
+
+void checkNumelFits(const SymIntList& sizes, const Ptr& ptr) {
+  IntList concrete;
+  for (const auto& s : sizes) {
+    if (s.isSymbolic()) return;
+    concrete.push_back(s.hint());
+  }
+  if (auto n = checkedNumel(concrete); !n.ok()) fail(ptr, n.error().message);
+}
+
 namespace {
 
 int64_t readNonNegative(const json& j, const Ptr& ptr, const char* what) {
@@ -112,24 +130,6 @@ SymIntList readSymIntList(const json& j, const Ptr& ptr, const char* what) {
   out.reserve(j.size());
   for (size_t i = 0; i < j.size(); ++i) out.push_back(readSymInt(j[i], child(ptr, i), what));
   return out;
-}
-
-// Checks that a concrete layout's element count and byte size fit in 64 bits.
-void checkLayoutFits(const TensorMeta& m, const Ptr& ptr) {
-  IntList sizes, strides;
-  for (const auto& s : m.sizes) { if (s.isSymbolic()) return; sizes.push_back(s.hint()); }
-  for (const auto& s : m.strides) { if (s.isSymbolic()) return; strides.push_back(s.hint()); }
-  auto bytes = storageBytesFor(sizes, strides, m.storageOffset.hint(), m.dtype);
-  if (!bytes.ok()) fail(ptr, bytes.error().message);
-}
-
-void checkNumelFits(const SymIntList& sizes, const Ptr& ptr) {
-  IntList concrete;
-  for (const auto& s : sizes) {
-    if (s.isSymbolic()) return;
-    concrete.push_back(s.hint());
-  }
-  if (auto n = checkedNumel(concrete); !n.ok()) fail(ptr, n.error().message);
 }
 
 const std::initializer_list<std::string_view> kTensorMetaKeys = {"dtype", "sizes", "strides", "offset", "device", "requires_grad"};

@@ -59,6 +59,11 @@ const std::string& requireString(const json& j, const Ptr& ptr);
 void onlyKeys(const json& obj, const Ptr& ptr, std::initializer_list<std::string_view> allowed);
 int64_t readInt(const json& j, const Ptr& ptr);
 
+// readTensorMeta's checks that a concrete shape's element count and layout's byte size fit in
+// 64 bits; shared with the streaming node builder (NodeEventBuilder) so both check alike.
+void checkNumelFits(const SymIntList& sizes, const Ptr& ptr);
+void checkLayoutFits(const TensorMeta& m, const Ptr& ptr);
+
 // Node name -> index in its graph. Owns its keys (the streaming reader frees each node's JSON
 // as soon as it is read) and looks up by string_view without building a std::string.
 using NameIndex = StringMap<int32_t>;
