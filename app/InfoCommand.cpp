@@ -47,16 +47,6 @@ uint64_t inputBytes(const std::vector<ExampleInput>& inputs) {
   return total;
 }
 
-std::string humanBytes(uint64_t n) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  double v = static_cast<double>(n);
-  int u = 0;
-  while (v >= 1024 && u < 6) { v /= 1024; ++u; }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
-  return buf;
-}
-
 Json placeholdersJson(const Graph& g) {
   Json out = Json::array();
   for (NodeRef r : g.placeholders()) {

@@ -243,17 +243,6 @@ void readMeta(const json& j, const Ptr& ptr, Node& n) {
   if (auto it = j.find("stage"); it != j.end()) n.stage = requireString(*it, child(ptr, "stage"));
 }
 
-std::string unknownOpMessage(const std::string& op) {
-  std::string msg = "unknown op '" + op + "'";
-  auto near = OpRegistry::global().suggest(op);
-  if (!near.empty()) {
-    msg += " (did you mean ";
-    for (size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : "") + near[i];
-    msg += "?)";
-  }
-  return msg;
-}
-
 ExampleInput readExampleInput(const json& j, const Ptr& ptr) {
   ExampleInput in;
   in.meta = readTensorMeta(j, ptr, {"name", "dtype", "sizes", "strides", "offset", "device", "requires_grad", "seed", "range", "data"});
@@ -310,7 +299,7 @@ Node readNode(const json& jn, const Ptr& p, const NameIndex& names) {
   if (n.kind == NodeKind::Call) {
     n.target = requireString(requireKey(jn, p, "op"), child(p, "op"));
     n.op = OpRegistry::global().find(n.target);
-    if (!n.op) fail(child(p, "op"), unknownOpMessage(n.target));
+    if (!n.op) fail(child(p, "op"), OpRegistry::global().unknownOpMessage(n.target));
   } else if (jn.contains("op")) {
     fail(child(p, "op"), std::string(nodeKindName(n.kind)) + " nodes have no op");
   }

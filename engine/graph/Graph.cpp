@@ -138,16 +138,7 @@ Status verifyMeta(const Value& val, const std::string& where) {
 }
 
 Status verifyCall(const std::vector<Node>& nodes, const Node& n) {
-  if (!n.op) {
-    std::string msg = "unknown op '" + n.target + "'";
-    auto near = OpRegistry::global().suggest(n.target);
-    if (!near.empty()) {
-      msg += " (did you mean ";
-      for (size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : "") + near[i];
-      msg += "?)";
-    }
-    return invalidInput(msg, at(n));
-  }
+  if (!n.op) return invalidInput(OpRegistry::global().unknownOpMessage(n.target), at(n));
   auto bound = bindArguments(n.op->schema, n.args, n.kwargs);
   if (!bound.ok()) return invalidInput(bound.error().message, at(n));
   const auto& schemaArgs = n.op->schema.args;

@@ -3,10 +3,10 @@
 // fast_set_up, else compute_strides + reorder_dimensions + allocate_or_resize_outputs.
 #include "engine/ops/ElementwiseLayout.h"
 
-#include <numeric>
 
 #include "engine/core/Error.h"
 #include "engine/ops/Broadcast.h"
+#include "engine/ops/DimensionOrder.h"
 #include "engine/ops/MemoryLayout.h"
 #include "engine/ops/OpArgs.h"
 
@@ -110,43 +110,6 @@ std::vector<SymIntList> broadcastStrides(const std::vector<TensorMeta>& ops, con
     out.push_back(std::move(s));
   }
   return out;
-}
-
-// TensorIterator::reorder_dimensions' comparison: 1 if dim0 should come after dim1 (it moves
-// slower), -1 if before, 0 if no input decides.
-int shouldSwap(const std::vector<SymIntList>& strides, const SymIntList& shape, int64_t d0, int64_t d1) {
-  for (const auto& s : strides) {
-    const SymInt &s0 = s[d0], &s1 = s[d1];
-    // A broadcast dimension says nothing about the order: ask the next input.
-    if (symEq(s0, 0, "elementwise layout: broadcast stride") || symEq(s1, 0, "elementwise layout: broadcast stride"))
-      continue;
-    if (symLt(s0, s1, "elementwise layout: stride order")) return -1;
-    if (symLt(s1, s0, "elementwise layout: stride order")) return 1;
-    // Equal strides: swap only when that puts the smaller dim first, else ask the next input.
-    if (symLt(shape[d1], shape[d0], "elementwise layout: size order")) return 1;
-  }
-  return 0;
-}
-
-// perm[0] is the fastest-moving dimension.
-std::vector<int64_t> reorderDimensions(const std::vector<SymIntList>& strides, const SymIntList& shape) {
-  const int64_t ndim = static_cast<int64_t>(shape.size());
-  std::vector<int64_t> perm(ndim);
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  if (ndim <= 1) return perm;
-  for (int64_t i = 1; i < ndim; ++i) {
-    int64_t dim1 = i;
-    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
-      const int c = shouldSwap(strides, shape, perm[dim0], perm[dim1]);
-      if (c > 0) {
-        std::swap(perm[dim0], perm[dim1]);
-        dim1 = dim0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
-  return perm;
 }
 
 // allocate_or_resize_outputs: dense strides in permutation order. Note the raw size product

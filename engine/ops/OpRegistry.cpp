@@ -63,6 +63,17 @@ std::vector<std::string> OpRegistry::suggest(std::string_view name, size_t n) co
   return out;
 }
 
+std::string OpRegistry::unknownOpMessage(std::string_view name) const {
+  std::string msg = "unknown op '" + std::string(name) + "'";
+  auto near = suggest(name);
+  if (!near.empty()) {
+    msg += " (did you mean ";
+    for (size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : "") + near[i];
+    msg += "?)";
+  }
+  return msg;
+}
+
 std::vector<const OpDef*> OpRegistry::all() const {
   std::vector<const OpDef*> out;
   for (const auto& [key, def] : ops_) out.push_back(def.get());

@@ -46,6 +46,8 @@ class OpRegistry {
   const OpDef* find(std::string_view name) const;
   // Up to `n` registered names closest to `name` (edit distance), for "did you mean".
   std::vector<std::string> suggest(std::string_view name, size_t n = 3) const;
+  // "unknown op 'aten.ad.Tensor' (did you mean aten.add.Tensor?)".
+  std::string unknownOpMessage(std::string_view name) const;
   std::vector<const OpDef*> all() const;  // sorted by name
 
   // Swaps an op's meta function or kernel (tests inject faults this way); returns the old one.

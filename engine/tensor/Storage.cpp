@@ -1,6 +1,7 @@
 #include "engine/tensor/Storage.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <new>
 
@@ -9,15 +10,6 @@ namespace {
 std::atomic<size_t> gLimit{size_t{8} << 30};
 std::atomic<size_t> gInUse{0};
 
-std::string humanBytes(size_t n) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  double v = static_cast<double>(n);
-  int u = 0;
-  while (v >= 1024 && u < 6) { v /= 1024; ++u; }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
-  return buf;
-}
 }  // namespace
 
 Result<std::shared_ptr<Storage>> Storage::allocate(size_t nbytes) {
@@ -42,6 +34,16 @@ Result<std::shared_ptr<Storage>> Storage::allocate(size_t nbytes) {
 Storage::~Storage() {
   std::free(data_);
   gInUse.fetch_sub(nbytes_);
+}
+
+std::string humanBytes(uint64_t n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(n);
+  int u = 0;
+  while (v >= 1024 && u < 6) { v /= 1024; ++u; }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return buf;
 }
 
 void setMemoryLimit(size_t bytes) { gLimit.store(bytes); }

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <string>
 
 #include "engine/core/Result.h"
 
@@ -32,5 +34,8 @@ class Storage {
 void setMemoryLimit(size_t bytes);
 size_t memoryLimit();
 size_t bytesInUse();
+
+// "512 B", "1.5 KiB", "3.6 TiB": sizes in binary units for messages.
+std::string humanBytes(uint64_t n);
 
 }  // namespace fathom

@@ -59,15 +59,21 @@ Result<Tensor> Tensor::empty(const IntList& sizes, DType dtype) {
 }
 
 Result<Tensor> Tensor::emptyStrided(const IntList& sizes, const IntList& strides, DType dtype) {
-  auto bytes = storageBytesFor(sizes, strides, 0, dtype);
+  return allocate(sizes, strides, 0, dtype);
+}
+
+// The one place tensors get fresh storage: sized for the geometry, offset included.
+Result<Tensor> Tensor::allocate(IntList sizes, IntList strides, int64_t offset, DType dtype) {
+  auto bytes = storageBytesFor(sizes, strides, offset, dtype);
   FATHOM_TRY(bytes);
   auto storage = Storage::allocate(*bytes);
   FATHOM_TRY(storage);
   Tensor t;
   t.storage_ = std::move(*storage);
   t.dtype_ = dtype;
-  t.sizes_ = sizes;
-  t.strides_ = strides;
+  t.sizes_ = std::move(sizes);
+  t.strides_ = std::move(strides);
+  t.offset_ = offset;
   return t;
 }
 
@@ -83,17 +89,7 @@ Result<Tensor> Tensor::fromMeta(const TensorMeta& meta) {
   }
   if (meta.storageOffset.isSymbolic()) return invalidInput("storage offset is symbolic");
   // Keep the offset: the storage holds offset + span elements and the tensor views into it.
-  auto bytes = storageBytesFor(sizes, strides, meta.storageOffset.hint(), meta.dtype);
-  FATHOM_TRY(bytes);
-  auto storage = Storage::allocate(*bytes);
-  FATHOM_TRY(storage);
-  Tensor t;
-  t.storage_ = std::move(*storage);
-  t.dtype_ = meta.dtype;
-  t.sizes_ = std::move(sizes);
-  t.strides_ = std::move(strides);
-  t.offset_ = meta.storageOffset.hint();
-  return t;
+  return allocate(std::move(sizes), std::move(strides), meta.storageOffset.hint(), meta.dtype);
 }
 
 Result<Tensor> Tensor::scalar(double value, DType dtype) {

@@ -67,6 +67,8 @@ class Tensor {
   Result<Tensor> contiguous() const;
 
  private:
+  static Result<Tensor> allocate(IntList sizes, IntList strides, int64_t offset, DType dtype);
+
   std::shared_ptr<Storage> storage_;
   DType dtype_ = DType::Float32;
   IntList sizes_, strides_;
