@@ -9,4 +9,8 @@ void registerReductionOps(OpRegistry& registry);
 void registerMatmulOps(OpRegistry& registry);
 void registerViewOps(OpRegistry& registry);
 void registerFactoryOps(OpRegistry& registry);
+void registerMathOps(OpRegistry& registry);
+void registerNormalizationOps(OpRegistry& registry);
+void registerShapeOps(OpRegistry& registry);
+void registerNnOps(OpRegistry& registry);
 }  // namespace fathom

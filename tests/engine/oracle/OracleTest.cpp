@@ -1,0 +1,239 @@
+// Replays every PyTorch oracle case (tests/oracle/fixtures/*.jsonl, written by
+// tests/oracle/generate.py from PyTorch 1.13) through Fathom: each case becomes a one-op dump
+// (placeholders with the inputs' exact sizes/strides/offset and inline data, the call, getitems
+// for tuple results, an output node also returning inputs the op mutates), which the dump reader
+// loads and the interpreter runs. Checked per case:
+//   - sizes, strides, storage offset and dtype of every result exactly as PyTorch's;
+//   - values within a per-dtype tolerance (torch.testing's defaults; a case may widen it);
+//   - the op's meta function agrees with its kernel on every result's layout;
+//   - a case PyTorch rejects is rejected by Fathom too (InvalidInput, never a crash).
+// One test per fixture file; each prints "FAMILY: N/N cases match PyTorch".
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "engine/dump/Dump.h"
+#include "engine/interp/ExampleInputs.h"
+#include "engine/interp/Interpreter.h"
+#include "engine/ops/OpArgs.h"
+#include "engine/ops/OpRegistry.h"
+
+namespace fathom {
+namespace {
+
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+fs::path fixtureDir() { return fs::path(FATHOM_TEST_DATA_DIR) / "tests" / "oracle" / "fixtures"; }
+
+// Runs each op's meta function next to its kernel and remembers where they disagree.
+class MetaCheckingInterpreter : public Interpreter {
+ public:
+  using Interpreter::Interpreter;
+  std::string metaMismatch;
+
+ protected:
+  Result<Value> callOp(const Node& node, const ValueList& args) override {
+    auto meta = callMeta(*node.op, metaArgs(args));
+    auto real = Interpreter::callOp(node, args);
+    if (real.ok()) {
+      if (!meta.ok()) {
+        metaMismatch = "meta failed where the kernel ran: " + meta.error().message;
+      } else {
+        ValueList outs = real->is<ValueList>() ? real->as<ValueList>() : ValueList{*real};
+        for (size_t i = 0; i < outs.size() && i < meta->size(); ++i) {
+          if (!outs[i].is<Tensor>() || !(*meta)[i].is<TensorMeta>()) continue;
+          const TensorMeta& m = (*meta)[i].as<TensorMeta>();
+          const Tensor& t = outs[i].as<Tensor>();
+          const std::string a = m.str(), b = t.meta().str();
+          if (a != b) metaMismatch += "result " + std::to_string(i) + ": meta " + a + ", kernel " + b + "; ";
+        }
+      }
+    }
+    return real;
+  }
+};
+
+std::pair<double, double> defaultTolerance(DType t) {
+  switch (t) {
+    case DType::Float16: return {1e-3, 1e-5};
+    case DType::BFloat16: return {1.6e-2, 1e-5};
+    case DType::Float64: return {1e-7, 1e-7};
+    case DType::Float32: return {1.3e-6, 1e-5};
+    default: return {0, 0};
+  }
+}
+
+double expectedNumber(const json& v) {
+  if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
+  if (v.is_object()) {
+    const std::string s = v.at("float");
+    return s == "nan" ? NAN : s == "inf" ? INFINITY : -INFINITY;
+  }
+  return v.get<double>();
+}
+
+// "" when `t` matches the expected result `want`, else what differs.
+std::string compareTensor(const Tensor& t, const json& want, const json& tol) {
+  std::ostringstream why;
+  const std::string dtype = want.at("dtype");
+  if (dtypeName(t.dtype()) != dtype) why << "dtype " << dtypeName(t.dtype()) << " != " << dtype << "; ";
+  const auto sizes = want.at("sizes").get<IntList>();
+  const auto strides = want.at("strides").get<IntList>();
+  if (t.sizes() != sizes) why << "sizes " << json(t.sizes()).dump() << " != " << json(sizes).dump() << "; ";
+  else if (t.strides() != strides)
+    why << "strides " << json(t.strides()).dump() << " != " << json(strides).dump() << "; ";
+  if (t.storageOffset() != want.at("offset").get<int64_t>())
+    why << "offset " << t.storageOffset() << " != " << want.at("offset") << "; ";
+  if (!why.str().empty() || !want.contains("data")) return why.str();
+  const json& data = want.at("data");
+  auto [rtol, atol] = defaultTolerance(t.dtype());
+  if (tol.is_array()) rtol = tol[0], atol = tol[1];
+  int shown = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const double got = t.atLinear(i), exp = expectedNumber(data.at(static_cast<size_t>(i)));
+    const bool same = (std::isnan(got) && std::isnan(exp)) || got == exp ||
+                      std::fabs(got - exp) <= atol + rtol * std::fabs(exp);
+    if (!same && shown++ < 3) why << "value[" << i << "] " << got << " != " << exp << "; ";
+  }
+  return why.str();
+}
+
+// The one-op dump a case stands for.
+json caseDump(const json& c) {
+  json nodes = json::array(), inputs = json::array();
+  for (size_t i = 0; i < c.at("inputs").size(); ++i) {
+    json in = c["inputs"][i];
+    const std::string name = "a" + std::to_string(i);
+    json val = in;
+    val.erase("data");
+    nodes.push_back({{"name", name}, {"kind", "placeholder"}, {"meta", {{"val", val}}}});
+    in["name"] = name;
+    inputs.push_back(in);
+  }
+  json call = {{"name", "out"}, {"kind", "call"}, {"op", c.at("op")}, {"args", c.at("args")}};
+  if (c.contains("kwargs")) call["kwargs"] = c["kwargs"];
+  nodes.push_back(call);
+  json results = json::array();
+  if (c.value("multi", false)) {
+    for (size_t i = 0; i < c.at("outputs").size(); ++i) {
+      const std::string name = "out_" + std::to_string(i);
+      nodes.push_back({{"name", name}, {"kind", "call"}, {"op", "getitem"}, {"args", {{{"node", "out"}}, i}}});
+      results.push_back({{"node", name}});
+    }
+  } else {
+    results.push_back({{"node", "out"}});
+  }
+  if (c.contains("mutated"))
+    for (auto& [index, _] : c["mutated"].items()) results.push_back({{"node", "a" + index}});
+  nodes.push_back({{"name", "output"}, {"kind", "output"}, {"args", {results}}});
+  return {{"format", "fathom-dump"}, {"version", 1}, {"graphs", {{"case", {{"nodes", nodes}}}}},
+          {"inputs", {{"case", inputs}}}};
+}
+
+// "" when Fathom agrees with PyTorch on this case, else why not.
+std::string checkCase(const json& c, const std::string& label) {
+  const bool wantError = c.contains("error");
+  auto dump = parseDump(caseDump(c).dump(), label);
+  if (!dump.ok()) {
+    if (wantError && dump.error().code == ErrorCode::InvalidInput) return "";
+    return "dump refused: " + dump.error().str();
+  }
+  auto inputs = materializeInputs(dump->inputs.at(0).second);
+  if (!inputs.ok()) return "inputs: " + inputs.error().str();
+  MetaCheckingInterpreter interp(dump->graphs.at(0).graph);
+  auto outs = interp.run(*inputs);
+  if (wantError) {
+    if (outs.ok()) return "PyTorch raised \"" + c["error"].get<std::string>() + "\" but Fathom ran";
+    if (outs.error().code != ErrorCode::InvalidInput) return "wrong error kind: " + outs.error().str();
+    return "";
+  }
+  if (!outs.ok()) return "Fathom failed: " + outs.error().str();
+  std::string why = interp.metaMismatch;
+  std::vector<const json*> wanted;
+  for (const auto& o : c.at("outputs")) wanted.push_back(&o);
+  if (c.contains("mutated"))
+    for (auto& [_, v] : c["mutated"].items()) wanted.push_back(&v);
+  if (outs->size() != wanted.size())
+    return why + "returned " + std::to_string(outs->size()) + " values, PyTorch " + std::to_string(wanted.size());
+  const json tol = c.value("tol", json());
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    if (!(*outs)[i].is<Tensor>()) {
+      why += "result " + std::to_string(i) + " is not a tensor; ";
+      continue;
+    }
+    const std::string d = compareTensor((*outs)[i].as<Tensor>(), *wanted[i], tol);
+    if (!d.empty()) why += "result " + std::to_string(i) + ": " + d;
+  }
+  return why;
+}
+
+class OracleFixture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OracleFixture, EveryCaseMatchesPyTorch) {
+  const fs::path path = fixtureDir() / (GetParam() + ".jsonl");
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "cannot read " << path;
+  std::string line;
+  int lineNo = 0, total = 0, matched = 0;
+  std::vector<std::string> failures;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    if (line.empty()) continue;
+    ++total;
+    const json c = json::parse(line);
+    const std::string label = path.filename().string() + ":" + std::to_string(lineNo);
+    const std::string why = checkCase(c, label);
+    if (why.empty()) ++matched;
+    else failures.push_back(label + " " + c.value("case", "?") + ": " + why);
+  }
+  std::printf("%s: %d/%d cases match PyTorch\n", GetParam().c_str(), matched, total);
+  for (size_t i = 0; i < failures.size() && i < 40; ++i) ADD_FAILURE() << failures[i];
+  EXPECT_EQ(matched, total) << failures.size() << " cases differ from PyTorch";
+  EXPECT_GT(total, 0);
+}
+
+std::vector<std::string> families() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(fixtureDir()))
+    if (e.path().extension() == ".jsonl") out.push_back(e.path().stem().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Oracle, OracleFixture, ::testing::ValuesIn(families()),
+                         [](const auto& info) { return info.param; });
+
+// Every op the ATen op library promises (tests/oracle/required_ops.txt) has oracle cases, and each
+// of them is registered.
+TEST(OracleCoverage, EveryRequiredOpHasCases) {
+  std::set<std::string> covered;
+  for (const auto& family : families()) {
+    std::ifstream in(fixtureDir() / (family + ".jsonl"));
+    std::string line;
+    while (std::getline(in, line))
+      if (!line.empty()) covered.insert(json::parse(line).at("op").get<std::string>());
+  }
+  std::ifstream req(fs::path(FATHOM_TEST_DATA_DIR) / "tests" / "oracle" / "required_ops.txt");
+  ASSERT_TRUE(req);
+  std::string op;
+  int n = 0;
+  while (req >> op) {
+    if (op.starts_with("#")) {
+      std::getline(req, op);
+      continue;
+    }
+    ++n;
+    EXPECT_TRUE(OpRegistry::global().find(op)) << op << " is not registered";
+    EXPECT_TRUE(covered.count(op)) << op << " has no oracle case";
+  }
+  EXPECT_GT(n, 0);
+}
+
+}  // namespace
+}  // namespace fathom
