@@ -13,4 +13,5 @@ void registerMathOps(OpRegistry& registry);
 void registerNormalizationOps(OpRegistry& registry);
 void registerShapeOps(OpRegistry& registry);
 void registerNnOps(OpRegistry& registry);
+void registerIndexingOps(OpRegistry& registry);
 }  // namespace fathom

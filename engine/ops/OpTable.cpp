@@ -17,6 +17,7 @@ void registerBuiltinOps(OpRegistry& registry) {
   registerNormalizationOps(registry);  // _softmax, _log_softmax, native_layer_norm (+ backward)
   registerShapeOps(registry);        // reshape, split, cat, stack, flip, as_strided, gather, embedding, ...
   registerNnOps(registry);           // convolution, native_batch_norm, max_pool2d, nll_loss, dropout, ...
+  registerIndexingOps(registry);     // gather, index_select, embedding, nll_loss (+ backward)
 }
 
 }  // namespace fathom
