@@ -20,4 +20,13 @@ const SampleInfo* findSample(std::string_view name);
 // A 3-layer MLP classifier (784 -> 256 -> 128 -> 10) on a batch of 32, with seeded example inputs.
 Result<Dump> buildMlp();
 
+// A BERT-base encoder layer (hidden 768, 12 heads, feed-forward 3072) as make_fx records it.
+struct BertConfig {
+  int64_t batch, seq, hidden, heads, intermediate;
+  static BertConfig sample();     // batch 2, seq 16: the bundled sample
+  static BertConfig benchmark();  // batch 8, seq 128: tests/bench
+};
+Result<Dump> buildBertLayer(const BertConfig& config);
+Result<Dump> buildBert();  // buildBertLayer(BertConfig::sample())
+
 }  // namespace fathom::samples

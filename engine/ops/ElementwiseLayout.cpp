@@ -23,7 +23,6 @@ namespace {
 struct ShapeInfo {
   SymIntList shape;
   bool allSameShape = true;  // enables the fast setup (a zero-dim among n-dim inputs disables it)
-  bool allScalars = true;    // every input is zero-dim
 };
 
 bool sameSizes(const SymIntList& a, const SymIntList& b) {
@@ -47,28 +46,33 @@ ShapeInfo computeShape(const std::vector<ElementwiseOperand>& inputs) {
       info.shape = broadcastShapes(info.shape, s);
     }
   }
-  info.allScalars = !hasTensors;
   return info;
 }
 
-DType commonDtype(const std::vector<ElementwiseOperand>& inputs, ElementwisePromotion promotion,
-                  bool allScalars) {
-  FATHOM_CHECK(!inputs.empty(), "elementwise op without inputs");
-  const DType first = inputs[0].meta.dtype;
-  bool differ = false;
-  for (const auto& in : inputs) differ |= in.meta.dtype != first;
+// The common dtype over the operands that take part in promotion (all but fixed-dtype ones).
+DType commonDtype(const std::vector<ElementwiseOperand>& inputs, ElementwisePromotion promotion) {
+  std::vector<const ElementwiseOperand*> promoted;
+  for (const auto& in : inputs)
+    if (!in.fixedDtype) promoted.push_back(&in);
+  FATHOM_CHECK(!promoted.empty(), "elementwise op without inputs");
+  const DType first = promoted[0]->meta.dtype;
+  bool differ = false, allScalars = true;
+  for (const auto* in : promoted) {
+    differ |= in->meta.dtype != first;
+    allScalars = allScalars && in->meta.dim() == 0;
+  }
   if (promotion == ElementwisePromotion::SameDtype) {
-    for (const auto& in : inputs)
-      FATHOM_CHECK(in.meta.dtype == first, "Found dtype ", scalarTypeName(in.meta.dtype), " but expected ",
+    for (const auto* in : promoted)
+      FATHOM_CHECK(in->meta.dtype == first, "Found dtype ", scalarTypeName(in->meta.dtype), " but expected ",
                    scalarTypeName(first));
     return first;
   }
   DType common = first;
-  if (differ || allScalars) {
+  if (differ || allScalars) {  // all zero-dim: wrapped numbers still promote (a float is float32)
     ResultTypeState state;
-    for (const auto& in : inputs) {
-      if (in.wrappedNumber) state.addScalar(in.meta.dtype);
-      else state.addTensor(in.meta.dtype, in.meta.dim());
+    for (const auto* in : promoted) {
+      if (in->wrappedNumber) state.addScalar(in->meta.dtype);
+      else state.addTensor(in->meta.dtype, in->meta.dim());
     }
     common = state.result();
   }
@@ -132,18 +136,17 @@ SymIntList stridesFromPermutation(const std::vector<int64_t>& perm, const SymInt
 }  // namespace
 
 DType elementwiseResultType(const std::vector<ElementwiseOperand>& inputs, ElementwisePromotion promotion) {
-  bool allScalars = true;
-  for (const auto& in : inputs) allScalars = allScalars && in.meta.dim() == 0;
-  return commonDtype(inputs, promotion, allScalars);
+  return commonDtype(inputs, promotion);
 }
 
 ElementwiseLayout computeElementwiseLayout(const std::vector<ElementwiseOperand>& inputs,
-                                           ElementwisePromotion promotion) {
+                                           ElementwisePromotion promotion, std::optional<DType> outputDtype) {
   const ShapeInfo shape = computeShape(inputs);
   ElementwiseLayout layout;
-  layout.commonDtype = commonDtype(inputs, promotion, shape.allScalars);
+  layout.commonDtype = commonDtype(inputs, promotion);
   for (const auto& in : inputs) {
-    const bool promote = promotion != ElementwisePromotion::SameDtype && in.meta.dtype != layout.commonDtype;
+    const bool promote = promotion != ElementwisePromotion::SameDtype && !in.fixedDtype &&
+                         in.meta.dtype != layout.commonDtype;
     layout.operands.push_back(promote ? freshLike(in.meta, layout.commonDtype, likeStrides(in.meta, std::nullopt))
                                       : in.meta);
   }
@@ -153,7 +156,7 @@ ElementwiseLayout computeElementwiseLayout(const std::vector<ElementwiseOperand>
     const auto perOperand = broadcastStrides(layout.operands, shape.shape);
     strides = stridesFromPermutation(reorderDimensions(perOperand, shape.shape), shape.shape);
   }
-  layout.output.dtype = layout.commonDtype;
+  layout.output.dtype = outputDtype.value_or(layout.commonDtype);
   layout.output.device = inputs[0].meta.device;
   layout.output.sizes = shape.shape;
   layout.output.strides = std::move(*strides);

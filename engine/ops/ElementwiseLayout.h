@@ -10,11 +10,14 @@
 //      order (contiguous when the order is plain row-major).
 // Inputs whose dtype differs from the common dtype are first copied, as TensorIterator does, into
 // temporaries with preserve_format strides; those temporaries are what the rules above see.
+// Operands with a fixed dtype (where's condition) are neither promoted nor part of the common
+// dtype, and the output dtype may differ from the common one (comparisons give bool).
 //
 // Written over SymInt: meta functions call it on fake tensors (decisions become guards) and
 // kernels call it on their real tensors' metadata, so both agree by construction.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "engine/tensor/TensorMeta.h"
@@ -24,6 +27,7 @@ namespace fathom {
 struct ElementwiseOperand {
   TensorMeta meta;
   bool wrappedNumber = false;  // a Python number argument (Scalar), a zero-dim "wrapped" tensor
+  bool fixedDtype = false;     // read in its own dtype: no promotion, no part in the common dtype
 };
 
 enum class ElementwisePromotion {
@@ -33,15 +37,18 @@ enum class ElementwisePromotion {
 };
 
 struct ElementwiseLayout {
-  DType commonDtype = DType::Float32;
+  DType commonDtype = DType::Float32;  // what the functor computes in (output.dtype may differ)
   TensorMeta output;
   // The operands the loop reads: an input itself, or its promoted temporary (other dtype and
   // preserve_format strides) when its dtype differs from the common one.
   std::vector<TensorMeta> operands;
 };
 
+// `outputDtype` overrides the output's dtype (comparisons and logical_not: bool); by default it
+// is the common dtype.
 ElementwiseLayout computeElementwiseLayout(const std::vector<ElementwiseOperand>& inputs,
-                                           ElementwisePromotion promotion);
+                                           ElementwisePromotion promotion,
+                                           std::optional<DType> outputDtype = std::nullopt);
 
 // The result dtype of an elementwise op over these inputs (torch.result_type with the
 // promotion rule), without computing a layout.

@@ -42,6 +42,13 @@ LoopPlan planLoop(const IntList& shape, std::vector<IntList> byteStrides, size_t
   return plan;
 }
 
+int64_t LoopPlan::numel() const {
+  if (empty) return 0;
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return n;
+}
+
 IntList broadcastByteStrides(const Tensor& t, const IntList& shape) {
   const int64_t es = static_cast<int64_t>(elementSize(t.dtype()));
   const int64_t lead = static_cast<int64_t>(shape.size()) - t.dim();

@@ -2,17 +2,20 @@
 // shape (innermost = smallest stride of a chosen key operand) and merges dimensions that are
 // contiguous in every operand, so the innermost run is as long as possible. forEachRun then calls
 // a body once per innermost run with one pointer and one byte stride per operand; bodies test
-// for unit strides to get a vectorizable fast path.
+// for unit strides to get a vectorizable fast path. forEachRunIn visits a sub-range of the
+// elements, which is how parallelForEachRun splits a plan over threads.
 //
 // Broadcast inputs are given stride 0 on broadcast dimensions (broadcastByteStrides), and
 // reductions give their accumulator stride 0 on reduced dimensions.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "engine/core/Parallel.h"
 #include "engine/tensor/Tensor.h"
 
 namespace fathom {
@@ -21,6 +24,8 @@ struct LoopPlan {
   IntList shape;                 // innermost dimension first, size-1 dims dropped
   std::vector<IntList> strides;  // per operand, in bytes, same order as shape
   bool empty = false;            // some dimension has size 0: nothing to run
+
+  int64_t numel() const;  // elements the plan visits
 };
 
 // `byteStrides[k]` has one stride per dimension of `shape` for operand k. Dimensions are
@@ -30,10 +35,12 @@ LoopPlan planLoop(const IntList& shape, std::vector<IntList> byteStrides, size_t
 // Byte strides of `t` viewed as broadcast to `shape` (0 on broadcast and missing leading dims).
 IntList broadcastByteStrides(const Tensor& t, const IntList& shape);
 
-// Calls body(ptrs, strides, n) once per innermost run; ptrs/strides are std::array<..., N>.
+// Calls body(ptrs, strides, n) once per innermost run of the elements [begin, end), counted in
+// the order forEachRun visits them; runs are cut at the range's ends. ptrs/strides are
+// std::array<..., N>.
 template <size_t N, class Body>
-void forEachRun(const LoopPlan& plan, std::array<std::byte*, N> ptrs, Body&& body) {
-  if (plan.empty) return;
+void forEachRunIn(const LoopPlan& plan, std::array<std::byte*, N> ptrs, int64_t begin, int64_t end, Body&& body) {
+  if (plan.empty || begin >= end) return;
   const size_t nd = plan.shape.size();
   std::array<int64_t, N> inner{};
   if (nd == 0) {
@@ -42,8 +49,18 @@ void forEachRun(const LoopPlan& plan, std::array<std::byte*, N> ptrs, Body&& bod
   }
   for (size_t k = 0; k < N; ++k) inner[k] = plan.strides[k][0];
   std::vector<int64_t> counter(nd, 0);
-  while (true) {
-    body(ptrs, inner, plan.shape[0]);
+  for (size_t d = 0, rest = static_cast<size_t>(begin); d < nd; ++d) {
+    counter[d] = static_cast<int64_t>(rest % static_cast<size_t>(plan.shape[d]));
+    rest /= static_cast<size_t>(plan.shape[d]);
+    for (size_t k = 0; k < N; ++k) ptrs[k] += counter[d] * plan.strides[k][d];
+  }
+  for (int64_t pos = begin;;) {
+    const int64_t n = std::min(plan.shape[0] - counter[0], end - pos);
+    body(ptrs, inner, n);
+    pos += n;
+    if (pos >= end) return;
+    for (size_t k = 0; k < N; ++k) ptrs[k] -= counter[0] * plan.strides[k][0];  // back to the run's start
+    counter[0] = 0;
     size_t d = 1;
     for (; d < nd; ++d) {
       for (size_t k = 0; k < N; ++k) ptrs[k] += plan.strides[k][d];
@@ -53,6 +70,20 @@ void forEachRun(const LoopPlan& plan, std::array<std::byte*, N> ptrs, Body&& bod
     }
     if (d == nd) return;
   }
+}
+
+// Calls body(ptrs, strides, n) once per innermost run of the whole plan.
+template <size_t N, class Body>
+void forEachRun(const LoopPlan& plan, std::array<std::byte*, N> ptrs, Body&& body) {
+  forEachRunIn<N>(plan, ptrs, 0, plan.numel(), body);
+}
+
+// forEachRun split over threads in ranges of at least `grain` elements (small plans run inline).
+// Only for plans where no two elements of a written operand share memory, and a body that is
+// safe to call concurrently.
+template <size_t N, class Body>
+void parallelForEachRun(const LoopPlan& plan, const std::array<std::byte*, N>& ptrs, int64_t grain, const Body& body) {
+  parallelFor(plan.numel(), grain, [&](int64_t begin, int64_t end) { forEachRunIn<N>(plan, ptrs, begin, end, body); });
 }
 
 // Byte pointer of a tensor's first element, for forEachRun.

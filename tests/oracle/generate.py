@@ -30,7 +30,7 @@ def main():
     import oracle
 
     torch.set_num_threads(1)
-    families = opts.families or sorted(f[:-3] for f in os.listdir(os.path.join(HERE, "cases"))
+    families = [f for f in opts.families if f != "samples"] if opts.families else sorted(f[:-3] for f in os.listdir(os.path.join(HERE, "cases"))
                                        if f.endswith(".py") and not f.startswith("_"))
     stale = []
     total = 0
@@ -56,6 +56,22 @@ def main():
         print("%-12s %5d cases%s%s" % (family, len(c.lines), "" if opts.check else " -> " + os.path.relpath(out),
                                        " (%d dropped: no PyTorch CPU kernel for the dtype)" % c.unsupported
                                        if c.unsupported else ""))
+    import sample_refs
+    if not opts.families or "samples" in opts.families:
+        for name in sorted(sample_refs.MODELS):
+            if not os.path.exists(os.path.join(sample_refs.ROOT, "samples", name + ".fathom.json")):
+                continue
+            text = sample_refs.reference_text(name)
+            out = os.path.join(HERE, "samples", name + ".json")
+            if opts.check:
+                old = open(out).read() if os.path.exists(out) else None
+                if old != text:
+                    stale.append(out)
+            else:
+                os.makedirs(os.path.dirname(out), exist_ok=True)
+                with open(out, "w") as f:
+                    f.write(text)
+            print("sample %-6s -> %s" % (name, os.path.relpath(out)))
     if stale:
         print("stale fixtures (regenerate with /usr/bin/python3 tests/oracle/generate.py):")
         for s in stale:
