@@ -25,6 +25,10 @@ heading "The graph, one line per node (name : dtype[sizes] [strides] = op(args))
 heading "Run it on real tensors (seeded example inputs): output layouts and checksums" "run $DUMP"
 "$FATHOM" run "$DUMP"
 
+BERT=samples/bert.fathom.json
+heading "A BERT-base encoder layer: the same run, PyTorch's values (tests/oracle/samples/bert.json)" "run $BERT"
+"$FATHOM" run "$BERT"
+
 BAD=samples/bad/cycle.json
 heading "A broken dump: exit code 2 and one line naming the file, the place and the problem" "info $BAD"
 set +e
