@@ -1,5 +1,6 @@
 // Kernel-side building blocks shared by op families: allocating a tensor for a computed
-// TensorMeta, copying with dtype conversion (ATen's copy_), and filling.
+// TensorMeta, copying with dtype conversion (ATen's copy_), and filling with a Python number.
+// Copies of large tensors run on parallelFor, split along their slowest-moving dimension.
 #pragma once
 
 #include "engine/ops/OpArgs.h"
@@ -14,10 +15,17 @@ Tensor allocateTensor(const TensorMeta& meta);
 // dst[i] = convert(src[i]); `src` is broadcast to dst's shape. dst must not overlap src.
 void copyInto(const Tensor& dst, const Tensor& src);
 
+// As copyInto, reading the source from `src` (the address of element [0, 0, ...]) with one byte
+// stride per dst dimension; strides may be 0 (broadcast) or negative (flip reads backwards).
+void copyStridedInto(const Tensor& dst, const std::byte* src, const IntList& srcByteStrides, DType srcDtype);
+
 // `t` if it already has `target`'s dtype, else a copy laid out as `target` (same sizes).
 Tensor convertedTo(const Tensor& t, const TensorMeta& target);
 
-// Every element of dst set to `value` converted to dst's dtype.
+// Every element of dst set to `value` converted to dst's dtype; a value out of the dtype's range
+// is an error, as Scalar::to<T>() makes it in fill_ ("value cannot be converted to type int8_t
+// without overflow"). Bool takes any value (nonzero is true); unsigned types let negative
+// integers wrap.
 void fillWith(const Tensor& dst, const ScalarArg& value);
 
 }  // namespace fathom

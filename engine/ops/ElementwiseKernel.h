@@ -7,8 +7,9 @@
 // other parameter reads the common dtype T as OpMath<T>, and any other result is stored as T.
 //
 // Speed: runs whose operands are all contiguous (or stride 0, like a Python number) take a loop
-// over plain pointers in blocks of 8, which GCC vectorizes at -O2; big tensors are split over
-// threads (parallelForEachRun), each element being independent.
+// over plain pointers in blocks of 8, which GCC vectorizes at -O2, or a functor's own
+// eight-element form (see Block8Functor). Big tensors are split over threads
+// (parallelForEachRun) at block boundaries, so values do not depend on the thread count.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "engine/core/Error.h"
 #include "engine/ops/Copy.h"
 #include "engine/ops/ElementwiseLayout.h"
 #include "engine/ops/Loops.h"
@@ -44,16 +46,35 @@ struct Signature<R (L::*)(A...) const> {
 
 template <class T, class V> using StorageOf = std::conditional_t<std::is_same_v<V, bool>, bool, T>;
 
+// A float32 functor may also offer `void block8(float* out, const float* in...) const`, which
+// computes eight elements at once, for what GCC cannot vectorize itself (erf, exp: see
+// VecMath.h); contiguous runs then go through it eight at a time and the scalar operator()
+// takes the tail, as ATen's cpu_kernel_vec does.
+template <class F, class Out, class... In>
+concept Block8Functor = std::is_same_v<Out, float> && (std::is_same_v<In, float> && ...) &&
+                        requires(const F& f, float* out, const In*... in) { f.block8(out, in...); };
+
 // A loop over contiguous operands. The fixed inner trip count of 8 is what GCC's -O2
 // ("very cheap") cost model needs to vectorize; __restrict rules out aliasing (the output is
 // always a fresh tensor).
 template <class Out, class F, class... In>
 void contiguousLoop(Out* __restrict out, int64_t n, const F& f, const In* __restrict... in) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    for (int64_t j = i; j < i + 8; ++j) out[j] = Out(f(in[j]...));
+  if constexpr (Block8Functor<F, Out, In...>) {
+    for (; i + 8 <= n; i += 8) f.block8(out + i, (in + i)...);
+  } else {
+    for (; i + 8 <= n; i += 8)
+      for (int64_t j = i; j < i + 8; ++j) out[j] = Out(f(in[j]...));
+  }
   for (; i < n; ++i) out[i] = Out(f(in[i]...));
 }
+
+// Room for one operand's value repeated; left uninitialized (only the part used is filled).
+template <class E>
+struct BroadcastBuffer {
+  E data[kBroadcastBlock];
+  BroadcastBuffer() {}  // NOLINT: no zero-fill
+};
 
 template <class T, class F, size_t... K>
 void runFunctor(const LoopPlan& plan, const std::array<std::byte*, sizeof...(K) + 1>& base, const F& f,
@@ -62,32 +83,32 @@ void runFunctor(const LoopPlan& plan, const std::array<std::byte*, sizeof...(K) 
   using Out = StorageOf<T, typename Signature<F>::Result>;
   using Ins = std::tuple<StorageOf<T, std::tuple_element_t<K, Args>>...>;
   auto body = [&f](auto& p, auto& s, int64_t n) {
+    const std::tuple<const std::tuple_element_t<K, Ins>*...> in{
+        reinterpret_cast<const std::tuple_element_t<K, Ins>*>(p[K + 1])...};
+    Out* out = reinterpret_cast<Out*>(p[0]);
     const bool dense = s[0] == static_cast<int64_t>(sizeof(Out)) &&
                        ((s[K + 1] == static_cast<int64_t>(sizeof(std::tuple_element_t<K, Ins>)) || s[K + 1] == 0) && ...);
     const bool broadcast = ((s[K + 1] == 0) || ...);
     if (dense && !broadcast) {
-      contiguousLoop(reinterpret_cast<Out*>(p[0]), n, f,
-                     reinterpret_cast<const std::tuple_element_t<K, Ins>*>(p[K + 1])...);
-    } else if (dense && n >= 32) {
-      // Stride-0 operands read from a buffer filled with their one value.
-      std::tuple<std::array<std::tuple_element_t<K, Ins>, kBroadcastBlock>...> buffers;
+      contiguousLoop(out, n, f, std::get<K>(in)...);
+    } else if (dense) {
+      // Stride-0 operands (Python numbers, broadcast rows) read from a buffer of their one value.
+      std::tuple<BroadcastBuffer<std::tuple_element_t<K, Ins>>...> buffers;
       const int64_t m = std::min(n, kBroadcastBlock);
-      ((s[K + 1] == 0 ? std::fill_n(std::get<K>(buffers).begin(), m,
-                                    *reinterpret_cast<const std::tuple_element_t<K, Ins>*>(p[K + 1]))
-                      : std::get<K>(buffers).begin()),
-       ...);
-      for (int64_t off = 0; off < n; off += kBroadcastBlock) {
-        contiguousLoop(reinterpret_cast<Out*>(p[0]) + off, std::min(n - off, kBroadcastBlock), f,
-                       (s[K + 1] == 0 ? std::get<K>(buffers).data()
-                                      : reinterpret_cast<const std::tuple_element_t<K, Ins>*>(p[K + 1]) + off)...);
-      }
+      ((s[K + 1] == 0 ? (void)std::fill_n(std::get<K>(buffers).data, m, *std::get<K>(in)) : (void)0), ...);
+      for (int64_t off = 0; off < n; off += kBroadcastBlock)
+        contiguousLoop(out + off, std::min(n - off, kBroadcastBlock), f,
+                       (s[K + 1] == 0 ? +std::get<K>(buffers).data : std::get<K>(in) + off)...);
     } else {
       for (int64_t i = 0; i < n; ++i)
         elementAt<Out>(p[0], s[0], i) = Out(f(elementAt<std::tuple_element_t<K, Ins>>(p[K + 1], s[K + 1], i)...));
     }
   };
-  parallelForEachRun<sizeof...(K) + 1>(plan, base, kElementwiseGrain, body);
+  parallelForEachRun<sizeof...(K) + 1>(plan, base, kElementwiseGrain, body, /*align=*/8);
 }
+
+// The dtype the functor reads operand `k` in (or writes the output in, for the result).
+template <class V> DType storageDtype(DType common) { return std::is_same_v<V, bool> ? DType::Bool : common; }
 
 }  // namespace detail
 
@@ -114,7 +135,14 @@ Tensor runElementwise(const ElementwiseLayout& layout, const std::array<Tensor, 
     auto f = makeFn(tag);
     using Sig = detail::Signature<decltype(f)>;
     static_assert(std::tuple_size_v<typename Sig::Args> == N, "the functor takes one value per operand");
-    detail::runFunctor<T>(plan, base, f, std::make_index_sequence<N>{});
+    [&]<size_t... K>(std::index_sequence<K...> seq) {
+      // The layout's dtypes must be the ones the functor's signature reads and writes.
+      const bool typesMatch =
+          out.dtype() == detail::storageDtype<typename Sig::Result>(layout.commonDtype) &&
+          ((converted[K].dtype() == detail::storageDtype<std::tuple_element_t<K, typename Sig::Args>>(layout.commonDtype)) && ...);
+      if (!typesMatch) throw OpError("elementwise kernel: operand dtypes do not match the functor", ErrorCode::Internal);
+      detail::runFunctor<T>(plan, base, f, seq);
+    }(std::make_index_sequence<N>{});
   });
   return out;
 }

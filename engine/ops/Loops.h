@@ -78,12 +78,22 @@ void forEachRun(const LoopPlan& plan, std::array<std::byte*, N> ptrs, Body&& bod
   forEachRunIn<N>(plan, ptrs, 0, plan.numel(), body);
 }
 
-// forEachRun split over threads in ranges of at least `grain` elements (small plans run inline).
-// Only for plans where no two elements of a written operand share memory, and a body that is
-// safe to call concurrently.
+// forEachRun split over threads in ranges of about `grain` elements (small plans run inline).
+// Ranges start at a run's start or `align` elements after one, so a body that works in blocks of
+// `align` from the start of each run it gets sees the same blocks however the plan is split:
+// results do not depend on the thread count. Only for plans where no two elements of a written
+// operand share memory, and a body that is safe to call concurrently.
 template <size_t N, class Body>
-void parallelForEachRun(const LoopPlan& plan, const std::array<std::byte*, N>& ptrs, int64_t grain, const Body& body) {
-  parallelFor(plan.numel(), grain, [&](int64_t begin, int64_t end) { forEachRunIn<N>(plan, ptrs, begin, end, body); });
+void parallelForEachRun(const LoopPlan& plan, const std::array<std::byte*, N>& ptrs, int64_t grain, const Body& body,
+                        int64_t align = 1) {
+  const int64_t n = plan.numel();
+  if (n == 0) return;
+  const int64_t inner = plan.shape.empty() ? 1 : plan.shape[0];
+  const int64_t perRun = (inner + align - 1) / align, pieces = n / inner * perRun;
+  auto position = [&](int64_t piece) { return piece == pieces ? n : piece / perRun * inner + piece % perRun * align; };
+  parallelFor(pieces, std::max<int64_t>(1, grain / align), [&](int64_t begin, int64_t end) {
+    forEachRunIn<N>(plan, ptrs, position(begin), position(end), body);
+  });
 }
 
 // Byte pointer of a tensor's first element, for forEachRun.

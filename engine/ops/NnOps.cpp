@@ -1,9 +1,16 @@
-// convolution, batch norm, pooling, nll_loss, dropout, bernoulli_.
+// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, each registered
+// from its own file (see NnFamilies.h).
+#include "engine/ops/NnFamilies.h"
 #include "engine/ops/OpFamilies.h"
 #include "engine/ops/OpRegistry.h"
 
 namespace fathom {
 
-void registerNnOps(OpRegistry& registry) { (void)registry; }
+void registerNnOps(OpRegistry& registry) {
+  registerConvolutionOps(registry);
+  registerBatchNormOps(registry);
+  registerPoolingOps(registry);
+  registerDropoutOps(registry);
+}
 
 }  // namespace fathom

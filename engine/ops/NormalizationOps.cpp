@@ -1,9 +1,14 @@
-// _softmax, _log_softmax, their backward, native_layer_norm and its backward.
+// Normalization ops: softmax and log_softmax (SoftmaxOps.cpp), layer_norm (LayerNormOps.cpp),
+// each with its backward.
+#include "engine/ops/NormalizationFamilies.h"
 #include "engine/ops/OpFamilies.h"
 #include "engine/ops/OpRegistry.h"
 
 namespace fathom {
 
-void registerNormalizationOps(OpRegistry& registry) { (void)registry; }
+void registerNormalizationOps(OpRegistry& registry) {
+  registerSoftmaxOps(registry);
+  registerLayerNormOps(registry);
+}
 
 }  // namespace fathom

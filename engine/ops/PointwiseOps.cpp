@@ -1,22 +1,19 @@
-// Pointwise ops: add, sub, mul, div (Tensor and Scalar overloads), neg, relu,
-// threshold_backward, exp, tanh, sigmoid. Each op is its schema, an optional argument check,
-// its TensorIterator promotion kind, the positions of its tensor operands, and one functor
-// over OpMath values; addElementwise() turns that into the meta function and the CPU kernel,
-// which share computeElementwiseLayout (so they agree on sizes, strides and dtype).
+// Pointwise arithmetic and the first activations: add, sub, rsub, mul, div (Tensor and Scalar
+// overloads), neg, relu, threshold_backward, exp, tanh, sigmoid. Each op is its schema, the
+// positions of its operands, an ElementwiseRule and one functor over OpMath values;
+// addElementwise() (ElementwiseOp.h) turns that into the meta function and the CPU kernel.
 #include <cmath>
 #include <type_traits>
 
 #include "engine/core/Error.h"
-#include "engine/ops/ElementwiseKernel.h"
-#include "engine/ops/OpArgs.h"
+#include "engine/ops/ElementwiseOp.h"
 #include "engine/ops/OpFamilies.h"
 #include "engine/ops/OpRegistry.h"
 
 namespace fathom {
 namespace {
 
-using Operands = std::vector<ElementwiseOperand>;
-using CheckFn = void (*)(const Operands& ops, const ValueList& args);
+using Operands = ElementwiseOperands;
 
 // Integer arithmetic wraps around like PyTorch's (two's complement), without C++ overflow UB.
 template <class C> C wrapAdd(C a, C b) {
@@ -39,52 +36,12 @@ template <class C> C wrapNeg(C a) {
     return static_cast<C>(U{0} - static_cast<U>(a));
   } else return -a;
 }
-// self + alpha * other; floats use one fused multiply-add as ATen's vectorized add does.
+// self + alpha * other, rounded twice for floats as ATen's scalar loop does (its vector loop
+// fuses the multiply-add: at most 1 ulp apart, and identical when alpha is 1 or a power of 2).
+// Branch-free, so the contiguous loop vectorizes.
 template <class C> C addScaled(C a, C b, C alpha) {
-  if constexpr (std::is_floating_point_v<C>) return alpha == C(1) ? a + b : std::fma(b, alpha, a);
+  if constexpr (std::is_floating_point_v<C>) return a + alpha * b;
   else return wrapAdd(a, wrapMul(alpha, b));
-}
-
-template <class Tag> using MathOf = OpMath<typename Tag::type>;
-
-// The inputs of an op as TensorIterator operands: tensors, and Python numbers as wrapped
-// zero-dim tensors. Works on meta arguments (kernels pass metaArgs(args)).
-template <size_t N>
-Operands operandsOf(const ValueList& margs, const std::array<size_t, N>& positions) {
-  Operands ops;
-  for (size_t pos : positions) {
-    if (margs.at(pos).is<TensorMeta>()) ops.push_back({margs[pos].as<TensorMeta>(), false});
-    else ops.push_back({wrappedNumberMeta(scalarArg(margs[pos]).dtype), true});
-  }
-  return ops;
-}
-
-template <size_t N>
-std::array<Tensor, N> inputsOf(const ValueList& args, const std::array<size_t, N>& positions) {
-  std::array<Tensor, N> ins;
-  for (size_t k = 0; k < N; ++k) {
-    const Value& v = args.at(positions[k]);
-    ins[k] = v.is<Tensor>() ? tensorArg(args, positions[k]) : wrappedNumberTensor(scalarArg(v));
-  }
-  return ins;
-}
-
-template <size_t N, class MakeFn>
-void addElementwise(OpRegistry& registry, const char* schema, std::array<size_t, N> positions,
-                    ElementwisePromotion promotion, CheckFn check, MakeFn makeFn) {
-  OpFn meta = [=](const ValueList& args) {
-    Operands ops = operandsOf(args, positions);
-    if (check) check(ops, args);
-    return ValueList{computeElementwiseLayout(ops, promotion).output};
-  };
-  OpFn kernel = [=](const ValueList& args) {
-    Operands ops = operandsOf(metaArgs(args), positions);
-    if (check) check(ops, args);
-    const ElementwiseLayout layout = computeElementwiseLayout(ops, promotion);
-    return ValueList{runElementwise<N>(layout, inputsOf(args, positions),
-                                       [&](auto tag) { return makeFn(tag, args); })};
-  };
-  (void)registry.add(schema, std::move(meta), std::move(kernel));
 }
 
 // ATen's alpha_check, on the common dtype.
@@ -96,8 +53,11 @@ void checkAlpha(const Operands& ops, const ValueList& args) {
                "For integral input tensors, argument alpha must not be a floating point number.");
 }
 
+// ATen's sub_check; a Python bool is not a "bool tensor" here (PyTorch: `bool_tensor - True`
+// reports "a bool tensor").
 void checkSub(const Operands& ops, const ValueList& args) {
-  const bool a = ops[0].meta.dtype == DType::Bool, b = ops[1].meta.dtype == DType::Bool;
+  auto boolTensor = [](const ElementwiseOperand& op) { return !op.wrappedNumber && op.meta.dtype == DType::Bool; };
+  const bool a = boolTensor(ops[0]), b = boolTensor(ops[1]);
   FATHOM_CHECK(!(a && b), "Subtraction, the `-` operator, with two bool tensors is not supported. "
                           "Use the `^` or `logical_xor()` operator instead.");
   FATHOM_CHECK(!a && !b, "Subtraction, the `-` operator, with a bool tensor is not supported. "
@@ -154,46 +114,38 @@ auto makeDiv() {
 void registerArithmetic(OpRegistry& r) {
   using P = ElementwisePromotion;
   const std::array<size_t, 2> ab{0, 1};
-  addElementwise(r, "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ab, P::Common,
-                 checkAlpha, makeAdd(false));
-  addElementwise(r, "aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ab, P::Common,
-                 checkAlpha, makeAdd(false));
-  addElementwise(r, "aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ab, P::Common,
-                 checkSub, makeAdd(true));
-  addElementwise(r, "aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ab, P::Common,
-                 checkSub, makeAdd(true));
-  addElementwise(r, "aten::mul.Tensor(Tensor self, Tensor other) -> Tensor", ab, P::Common, nullptr, makeMul());
-  addElementwise(r, "aten::mul.Scalar(Tensor self, Scalar other) -> Tensor", ab, P::Common, nullptr, makeMul());
-  addElementwise(r, "aten::div.Tensor(Tensor self, Tensor other) -> Tensor", ab, P::CommonToFloat, nullptr,
-                 makeDiv());
-  addElementwise(r, "aten::div.Scalar(Tensor self, Scalar other) -> Tensor", ab, P::CommonToFloat, nullptr,
-                 makeDiv());
-}
-
-// A one-input op whose functor does not depend on the arguments.
-template <class Fn>
-void addUnary(OpRegistry& r, const char* schema, ElementwisePromotion promotion, CheckFn check, Fn fn) {
-  addElementwise(r, schema, std::array<size_t, 1>{0}, promotion, check,
-                 [fn](auto tag, const ValueList&) {
-                   using C = MathOf<decltype(tag)>;
-                   return [fn](C x) { return static_cast<C>(fn(x)); };
-                 });
+  // rsub(self, other) is sub(other, self): `other` is TensorIterator's first operand.
+  const std::array<size_t, 2> ba{1, 0};
+  const ElementwiseRule add{.check = checkAlpha}, sub{.check = checkSub}, common{};
+  const ElementwiseRule toFloat{.promotion = P::CommonToFloat};
+  addElementwise(r, "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ab, add, makeAdd(false));
+  addElementwise(r, "aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ab, add, makeAdd(false));
+  addElementwise(r, "aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ab, sub, makeAdd(true));
+  addElementwise(r, "aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ab, sub, makeAdd(true));
+  addElementwise(r, "aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ba, sub, makeAdd(true));
+  addElementwise(r, "aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ba, sub, makeAdd(true));
+  addElementwise(r, "aten::mul.Tensor(Tensor self, Tensor other) -> Tensor", ab, common, makeMul());
+  addElementwise(r, "aten::mul.Scalar(Tensor self, Scalar other) -> Tensor", ab, common, makeMul());
+  addElementwise(r, "aten::div.Tensor(Tensor self, Tensor other) -> Tensor", ab, toFloat, makeDiv());
+  addElementwise(r, "aten::div.Scalar(Tensor self, Scalar other) -> Tensor", ab, toFloat, makeDiv());
 }
 
 void registerActivations(OpRegistry& r) {
   using P = ElementwisePromotion;
-  addUnary(r, "aten::neg(Tensor self) -> Tensor", P::SameDtype, checkNeg, [](auto x) { return wrapNeg(x); });
+  const ElementwiseRule toFloat{.promotion = P::CommonToFloat};
+  addUnary(r, "aten::neg(Tensor self) -> Tensor", {.promotion = P::SameDtype, .check = checkNeg},
+           [](auto x) { return wrapNeg(x); });
   // relu is clamp_min(self, 0): NaN stays NaN, and -0.0 stays -0.0 (max keeps its first operand).
-  addUnary(r, "aten::relu(Tensor self) -> Tensor", P::SameDtype, checkRelu,
+  addUnary(r, "aten::relu(Tensor self) -> Tensor", {.promotion = P::SameDtype, .check = checkRelu},
            [](auto x) { return x < decltype(x)(0) ? decltype(x)(0) : x; });
-  addUnary(r, "aten::exp(Tensor self) -> Tensor", P::CommonToFloat, nullptr, [](auto x) { return std::exp(x); });
-  addUnary(r, "aten::tanh(Tensor self) -> Tensor", P::CommonToFloat, nullptr, [](auto x) { return std::tanh(x); });
-  addUnary(r, "aten::sigmoid(Tensor self) -> Tensor", P::CommonToFloat, nullptr,
+  addUnary(r, "aten::exp(Tensor self) -> Tensor", toFloat, [](auto x) { return std::exp(x); });
+  addUnary(r, "aten::tanh(Tensor self) -> Tensor", toFloat, [](auto x) { return std::tanh(x); });
+  addUnary(r, "aten::sigmoid(Tensor self) -> Tensor", toFloat,
            [](auto x) { return decltype(x)(1) / (decltype(x)(1) + std::exp(-x)); });
   // grad_input = self <= threshold ? 0 : grad_output. TensorIterator sees self first, then the
   // gradient (ATen's operand order), which decides the output layout when they differ.
   addElementwise(r, "aten::threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor",
-                 std::array<size_t, 2>{1, 0}, P::Common, checkThreshold, [](auto tag, const ValueList& args) {
+                 std::array<size_t, 2>{1, 0}, {.check = checkThreshold}, [](auto tag, const ValueList& args) {
                    using T = typename decltype(tag)::type;
                    using C = OpMath<T>;
                    // ATen converts the threshold to the element type first (rounding for f16).

@@ -1,12 +1,14 @@
-// Reductions: sum.default, sum.dim_IntList, mean.dim.
+// Sum-like reductions: sum.default, sum.dim_IntList, mean.dim, var.correction. The other
+// reductions live in the files ReductionFamilies.h lists; this file's registration calls them.
 //
-// Layout (ATen's resize_reduction): the output is a fresh contiguous tensor of the reduced shape
-// (reduced dims dropped, or kept as size 1 with keepdim), whatever the input's strides.
+// Layout: ReductionLayout.h (a fresh contiguous tensor of the reduced shape).
 // Dtype: sum promotes integer and bool inputs to int64 unless a dtype is given; mean needs a
-// floating dtype. Values: the input is first converted to the output dtype (ATen's
-// make_reduction does self.to(dtype)), summed in double / int64, and mean divides the rounded
-// sum by the number of reduced elements, as ATen's CPU mean does.
+// floating dtype; var keeps the input's floating dtype. Values: sum and mean first convert the
+// input to the output dtype (ATen's make_reduction does self.to(dtype)), sum in double / int64,
+// and mean divides the rounded sum by the number of reduced elements, as ATen's CPU mean does.
+// var is two-pass in double: mean, then squared deviations over max(N - correction, 0).
 #include <cmath>
+#include <limits>
 
 #include "engine/core/Error.h"
 #include "engine/ops/Copy.h"
@@ -14,49 +16,13 @@
 #include "engine/ops/OpArgs.h"
 #include "engine/ops/OpFamilies.h"
 #include "engine/ops/OpRegistry.h"
+#include "engine/ops/ReductionFamilies.h"
+#include "engine/ops/ReductionLayout.h"
+#include "engine/ops/ReductionLoop.h"
 #include "engine/tensor/Dispatch.h"
 
 namespace fathom {
 namespace {
-
-struct ReductionLayout {
-  TensorMeta output;
-  std::vector<bool> reduced;  // per input dim
-  SymInt count = 1;           // elements folded into each output element
-};
-
-// ATen's make_dim_mask: None or an empty list reduces every dim; repeated dims are an error.
-std::vector<bool> reducedDims(const std::optional<IntList>& dims, int64_t ndim) {
-  std::vector<bool> mask(static_cast<size_t>(ndim), !dims || dims->empty());
-  if (!dims) return mask;
-  std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(ndim, 1)), false);
-  for (int64_t d : *dims) {
-    const int64_t w = wrapDim(d, ndim);
-    FATHOM_CHECK(!seen[w], "dim ", w, " appears multiple times in the list of dims");
-    seen[w] = true;
-    if (w < ndim) mask[w] = true;
-  }
-  return mask;
-}
-
-ReductionLayout reductionLayout(const TensorMeta& self, const std::optional<IntList>& dims, bool keepdim,
-                                DType outDtype) {
-  ReductionLayout r;
-  r.reduced = reducedDims(dims, self.dim());
-  SymIntList sizes;
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    if (!r.reduced[d]) sizes.push_back(self.sizes[d]);
-    else {
-      r.count = r.count * self.sizes[d];
-      if (keepdim) sizes.push_back(SymInt(1));
-    }
-  }
-  r.output.dtype = outDtype;
-  r.output.device = self.device;
-  r.output.strides = contiguousStrides(sizes);
-  r.output.sizes = std::move(sizes);
-  return r;
-}
 
 // ATen's get_dtype_from_self(self, dtype, promote_integers=true).
 DType sumDtype(const TensorMeta& self, std::optional<DType> dtype) {
@@ -72,8 +38,9 @@ DType meanDtype(const TensorMeta& self, std::optional<DType> dtype) {
 }
 
 // Sums `in` (already of the output dtype) into `out` per the layout; divides by count if mean.
+// The accumulators are visited in the input's memory order, so large inputs stream.
 template <class T>
-void reduceTyped(const Tensor& in, const Tensor& out, const ReductionLayout& r, bool mean) {
+void sumTyped(const Tensor& in, const Tensor& out, const ReductionLayout& r, bool mean) {
   using Acc = std::conditional_t<std::is_floating_point_v<OpMath<T>>, double, int64_t>;
   std::vector<Acc> acc(static_cast<size_t>(out.numel()), Acc(0));
   // The accumulator viewed over the input's shape: stride 0 along reduced dims.
@@ -103,14 +70,14 @@ void reduceTyped(const Tensor& in, const Tensor& out, const ReductionLayout& r, 
   }
 }
 
-Tensor reduceKernel(const Tensor& self, const ReductionLayout& r, bool mean) {
+Tensor sumKernel(const Tensor& self, const ReductionLayout& r, bool mean) {
   Tensor out = allocateTensor(r.output);
   TensorMeta converted = self.meta();
   converted.dtype = r.output.dtype;
   converted.strides = contiguousStrides(converted.sizes);
   converted.storageOffset = 0;
   const Tensor in = convertedTo(self, converted);
-  dispatchDType(r.output.dtype, [&](auto tag) { reduceTyped<typename decltype(tag)::type>(in, out, r, mean); });
+  dispatchDType(r.output.dtype, [&](auto tag) { sumTyped<typename decltype(tag)::type>(in, out, r, mean); });
   return out;
 }
 
@@ -127,25 +94,76 @@ ReductionLayout dimLayout(const ValueList& margs, bool mean) {
                          mean ? meanDtype(self, dtype) : sumDtype(self, dtype));
 }
 
+// var.correction(self, dim, *, correction, keepdim).
+ReductionLayout varLayout(const ValueList& margs) {
+  const TensorMeta& self = metaArg(margs, 0);
+  FATHOM_CHECK(isFloating(self.dtype), "std and var only support floating point and complex dtypes");
+  return reductionLayout(self, optionalIntListArg(margs, 1), boolArg(margs, 3), self.dtype);
+}
+
+template <class T>
+void varTyped(const Tensor& in, const Tensor& out, const ReductionLayout& r, int64_t correction) {
+  const ReductionGeometry g = reductionGeometry(in, r.reduced);
+  const double n = static_cast<double>(g.groupSize);
+  const double divisor = std::max(n - static_cast<double>(correction), 0.0);
+  T* o = out.dataAs<T>();
+  forEachGroup(g, bytePtr(in), [&](int64_t i, const std::byte* first) {
+    double sum = 0, squares = 0;
+    forEachRunInGroup(g, first, [&](const std::byte* p, int64_t s, int64_t m, int64_t) {
+      for (int64_t k = 0; k < m; ++k) sum += static_cast<double>(*reinterpret_cast<const T*>(p + k * s));
+    });
+    const double mean = sum / n;
+    forEachRunInGroup(g, first, [&](const std::byte* p, int64_t s, int64_t m, int64_t) {
+      for (int64_t k = 0; k < m; ++k) {
+        const double d = static_cast<double>(*reinterpret_cast<const T*>(p + k * s)) - mean;
+        squares += d * d;
+      }
+    });
+    o[i] = convertValue<T>(squares / divisor);
+  });
+}
+
+Tensor varKernel(const Tensor& self, const ReductionLayout& r, int64_t correction) {
+  Tensor out = allocateTensor(r.output);
+  if (self.numel() == 0) {  // ATen fills the result of an empty input with NaN, whatever the correction
+    for (int64_t i = 0; i < out.numel(); ++i) out.setLinear(i, std::numeric_limits<double>::quiet_NaN());
+    return out;
+  }
+  dispatchDType(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<OpMath<T>>) varTyped<T>(self, out, r, correction);
+  });
+  return out;
+}
+
 }  // namespace
 
 void registerReductionOps(OpRegistry& registry) {
   (void)registry.add(
       "aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor",
       [](const ValueList& args) { return ValueList{sumLayout(args).output}; },
-      [](const ValueList& args) { return ValueList{reduceKernel(tensorArg(args, 0), sumLayout(metaArgs(args)), false)}; });
+      [](const ValueList& args) { return ValueList{sumKernel(tensorArg(args, 0), sumLayout(metaArgs(args)), false)}; });
   (void)registry.add(
       "aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
       [](const ValueList& args) { return ValueList{dimLayout(args, false).output}; },
       [](const ValueList& args) {
-        return ValueList{reduceKernel(tensorArg(args, 0), dimLayout(metaArgs(args), false), false)};
+        return ValueList{sumKernel(tensorArg(args, 0), dimLayout(metaArgs(args), false), false)};
       });
   (void)registry.add(
       "aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
       [](const ValueList& args) { return ValueList{dimLayout(args, true).output}; },
       [](const ValueList& args) {
-        return ValueList{reduceKernel(tensorArg(args, 0), dimLayout(metaArgs(args), true), true)};
+        return ValueList{sumKernel(tensorArg(args, 0), dimLayout(metaArgs(args), true), true)};
       });
+  (void)registry.add(
+      "aten::var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor",
+      [](const ValueList& args) { return ValueList{varLayout(args).output}; },
+      [](const ValueList& args) {
+        const int64_t correction = args.at(2).isNone() ? 1 : intArg(args, 2);
+        return ValueList{varKernel(tensorArg(args, 0), varLayout(metaArgs(args)), correction)};
+      });
+  registerMaxReductionOps(registry);
+  registerScanOps(registry);
 }
 
 }  // namespace fathom

@@ -1,5 +1,7 @@
-// view's size inference and stride computation (see ViewGeometry.h).
+// View geometry: view's size inference and stride computation, slicing (see ViewGeometry.h).
 #include "engine/ops/ViewGeometry.h"
+
+#include <climits>
 
 #include "engine/core/Error.h"
 #include "engine/ops/Broadcast.h"
@@ -80,6 +82,56 @@ std::optional<SymIntList> computeViewStrides(const SymIntList& oldSizes, const S
   }
   if (viewD != -1) return std::nullopt;
   return newStrides;
+}
+
+TensorMeta viewOf(const TensorMeta& self, SymIntList sizes, SymIntList strides, SymInt offset) {
+  TensorMeta out = self;
+  out.sizes = std::move(sizes);
+  out.strides = std::move(strides);
+  out.storageOffset = std::move(offset);
+  out.requiresGrad = false;
+  return out;
+}
+
+TensorMeta sliceView(const TensorMeta& self, int64_t dim, std::optional<SymInt> startArg, std::optional<SymInt> endArg,
+                     const SymInt& step) {
+  const SymInt size = self.sizes[dim];
+  FATHOM_CHECK(symLt(0, step, "slice: positive step"), "slice step must be positive");
+  SymInt start = startArg.value_or(SymInt(0)), end = endArg.value_or(SymInt(INT64_MAX));
+  if (symLt(start, 0, "slice: negative start")) start = start + size;
+  if (symLt(end, 0, "slice: negative end")) end = end + size;
+  if (symLt(start, 0, "slice: start below 0")) start = 0;
+  else if (symGe(start, size, "slice: start past the end")) start = size;
+  if (symLt(end, start, "slice: end before start")) end = start;
+  else if (symGe(end, size, "slice: end past the end")) end = size;
+  SymIntList sizes = self.sizes, strides = self.strides;
+  sizes[dim] = floorDiv(end - start + step - 1, step);
+  strides[dim] = self.strides[dim] * step;
+  return viewOf(self, std::move(sizes), std::move(strides), self.storageOffset + start * self.strides[dim]);
+}
+
+namespace {
+IntList concrete(const SymIntList& v) {
+  IntList out;
+  for (const auto& s : v) out.push_back(s.hint());
+  return out;
+}
+}  // namespace
+
+Tensor realizeView(const Tensor& t, const TensorMeta& view) {
+  const IntList sizes = concrete(view.sizes), strides = concrete(view.strides);
+  const int64_t offset = view.storageOffset.hint();
+  auto bytes = storageBytesFor(sizes, strides, 0, t.dtype());
+  if (!bytes.ok()) throw OpError(bytes.error().message);
+  const size_t itemsize = elementSize(t.dtype());
+  const size_t needed = *bytes + (*bytes ? static_cast<size_t>(offset) * itemsize : 0);
+  FATHOM_CHECK(needed <= t.storage()->nbytes(), "setStorage: sizes ", sizesStr(view.sizes), ", strides ",
+               sizesStr(view.strides), ", storage offset ", offset, ", and itemsize ", itemsize,
+               " requiring a storage size of ", needed, " are out of bounds for storage of size ",
+               t.storage()->nbytes());
+  auto out = t.asStrided(sizes, strides, offset);
+  if (!out.ok()) throw OpError(out.error().message);
+  return std::move(*out);
 }
 
 }  // namespace fathom

@@ -1,9 +1,7 @@
-// View ops: results share the input's storage (Tensor::asStrided); only sizes, strides and the
-// storage offset change. Each op is one geometry function over TensorMeta (SymInt sizes); the
-// meta function returns that geometry and the kernel applies the very same function to its
-// tensor's metadata, then views the storage with it. The op list is the table at the bottom.
-#include <climits>
-
+// View ops: results share the input's storage; only sizes, strides and the storage offset
+// change. Each op is one geometry function over TensorMeta (SymInt sizes); the meta function
+// returns that geometry and the kernel applies the very same function to its tensor's metadata,
+// then views the storage with it (realizeView). The op list is the table at the bottom.
 #include "engine/core/Error.h"
 #include "engine/ops/Broadcast.h"
 #include "engine/ops/OpArgs.h"
@@ -16,15 +14,6 @@ namespace {
 
 using GeometryFn = TensorMeta (*)(const ValueList& margs);
 
-TensorMeta withGeometry(const TensorMeta& self, SymIntList sizes, SymIntList strides, SymInt offset) {
-  TensorMeta out = self;
-  out.sizes = std::move(sizes);
-  out.strides = std::move(strides);
-  out.storageOffset = std::move(offset);
-  out.requiresGrad = false;
-  return out;
-}
-
 TensorMeta viewLayout(const ValueList& margs) {
   const TensorMeta& self = metaArg(margs, 0);
   const SymIntList sizes = inferViewSizes(toSymIntList(margs.at(1)), self.numel());
@@ -32,13 +21,13 @@ TensorMeta viewLayout(const ValueList& margs) {
   FATHOM_CHECK(strides.has_value(),
                "view size is not compatible with input tensor's size and stride (at least one dimension spans "
                "across two contiguous subspaces). Use .reshape(...) instead.");
-  return withGeometry(self, sizes, std::move(*strides), self.storageOffset);
+  return viewOf(self, sizes, std::move(*strides), self.storageOffset);
 }
 
 TensorMeta transposeDims(const TensorMeta& self, int64_t d0, int64_t d1) {
   d0 = wrapDim(d0, self.dim());
   d1 = wrapDim(d1, self.dim());
-  TensorMeta out = withGeometry(self, self.sizes, self.strides, self.storageOffset);
+  TensorMeta out = viewOf(self, self.sizes, self.strides, self.storageOffset);
   if (d0 == d1 || self.dim() == 0) return out;
   std::swap(out.sizes[d0], out.sizes[d1]);
   std::swap(out.strides[d0], out.strides[d1]);
@@ -58,23 +47,31 @@ TensorMeta transposeLayout(const ValueList& margs) {
 TensorMeta permuteLayout(const ValueList& margs) {
   const TensorMeta& self = metaArg(margs, 0);
   const IntList dims = toIntList(margs.at(1));
-  FATHOM_CHECK(static_cast<int64_t>(dims.size()) == self.dim(), "number of dims don't match in permute");
+  FATHOM_CHECK(static_cast<int64_t>(dims.size()) == self.dim(),
+               "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+               "desired ordering of dimensions i.e. input.dim() = ",
+               self.dim(), " is not equal to len(dims) = ", dims.size());
   SymIntList sizes, strides;
   std::vector<bool> seen(dims.size(), false);
   for (int64_t d : dims) {
     const int64_t w = wrapDim(d, self.dim());
-    FATHOM_CHECK(!seen[w], "repeated dim in permute");
+    FATHOM_CHECK(!seen[w], "permute(): duplicate dims are not allowed.");
     seen[w] = true;
     sizes.push_back(self.sizes[w]);
     strides.push_back(self.strides[w]);
   }
-  return withGeometry(self, std::move(sizes), std::move(strides), self.storageOffset);
+  return viewOf(self, std::move(sizes), std::move(strides), self.storageOffset);
 }
 
 TensorMeta expandLayout(const ValueList& margs) {
   const TensorMeta& self = metaArg(margs, 0);
-  Geometry g = expandGeometry(self, toSymIntList(margs.at(1)));
-  return withGeometry(self, std::move(g.sizes), std::move(g.strides), self.storageOffset);
+  const SymIntList sizes = toSymIntList(margs.at(1));
+  // Checked here too for PyTorch's wording, which names the tensor type (torch.FloatTensor).
+  FATHOM_CHECK(static_cast<int64_t>(sizes.size()) >= self.dim(), "expand(torch.", scalarTypeName(self.dtype),
+               "Tensor{", sizesStr(self.sizes), "}, size=", sizesStr(sizes), "): the number of sizes provided (",
+               sizes.size(), ") must be greater or equal to the number of dimensions in the tensor (", self.dim(), ")");
+  Geometry g = expandGeometry(self, sizes);
+  return viewOf(self, std::move(g.sizes), std::move(g.strides), self.storageOffset);
 }
 
 TensorMeta unsqueezeLayout(const ValueList& margs) {
@@ -84,7 +81,7 @@ TensorMeta unsqueezeLayout(const ValueList& margs) {
   const SymInt stride = d >= self.dim() ? SymInt(1) : self.sizes[d] * self.strides[d];
   sizes.insert(sizes.begin() + d, SymInt(1));
   strides.insert(strides.begin() + d, stride);
-  return withGeometry(self, std::move(sizes), std::move(strides), self.storageOffset);
+  return viewOf(self, std::move(sizes), std::move(strides), self.storageOffset);
 }
 
 TensorMeta squeezeDimLayout(const ValueList& margs) {
@@ -95,7 +92,7 @@ TensorMeta squeezeDimLayout(const ValueList& margs) {
     sizes.erase(sizes.begin() + d);
     strides.erase(strides.begin() + d);
   }
-  return withGeometry(self, std::move(sizes), std::move(strides), self.storageOffset);
+  return viewOf(self, std::move(sizes), std::move(strides), self.storageOffset);
 }
 
 TensorMeta squeezeLayout(const ValueList& margs) {
@@ -106,41 +103,45 @@ TensorMeta squeezeLayout(const ValueList& margs) {
     sizes.push_back(self.sizes[d]);
     strides.push_back(self.strides[d]);
   }
-  return withGeometry(self, std::move(sizes), std::move(strides), self.storageOffset);
+  return viewOf(self, std::move(sizes), std::move(strides), self.storageOffset);
 }
 
 TensorMeta aliasLayout(const ValueList& margs) {
   const TensorMeta& self = metaArg(margs, 0);
-  return withGeometry(self, self.sizes, self.strides, self.storageOffset);
+  return viewOf(self, self.sizes, self.strides, self.storageOffset);
 }
 
+// _reshape_alias trusts its caller (reshape) for the strides; only the ranks are checked.
 TensorMeta reshapeAliasLayout(const ValueList& margs) {
   const TensorMeta& self = metaArg(margs, 0);
   SymIntList sizes = toSymIntList(margs.at(1)), strides = toSymIntList(margs.at(2));
-  FATHOM_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape");
-  return withGeometry(self, std::move(sizes), std::move(strides), self.storageOffset);
+  FATHOM_CHECK(sizes.size() == strides.size(), "dimensionality of sizes (", sizes.size(),
+               ") must match dimensionality of strides (", strides.size(), ")");
+  return viewOf(self, std::move(sizes), std::move(strides), self.storageOffset);
 }
 
-// ATen's slice: clamps start/end into [0, size] after wrapping negatives once.
+// as_strided's checks, in setStrided's order (the storage bound is the kernel's: only it knows
+// the storage); the offset defaults to the input's.
+TensorMeta asStridedLayout(const ValueList& margs) {
+  const TensorMeta& self = metaArg(margs, 0);
+  SymIntList sizes = toSymIntList(margs.at(1)), strides = toSymIntList(margs.at(2));
+  const SymInt offset = optionalSymIntArg(margs, 3).value_or(self.storageOffset);
+  FATHOM_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape");
+  FATHOM_CHECK(!symLt(offset, 0, "as_strided: negative offset"), "Tensor: invalid storage offset ", offset.str());
+  for (const auto& s : strides)
+    FATHOM_CHECK(!symLt(s, 0, "as_strided: negative stride"),
+                 "as_strided: Negative strides are not supported at the moment, got strides: ", sizesStr(strides));
+  for (const auto& s : sizes)
+    FATHOM_CHECK(!symLt(s, 0, "as_strided: negative size"), "Trying to create tensor with negative dimension ",
+                 s.str(), ": ", sizesStr(sizes));
+  return viewOf(self, std::move(sizes), std::move(strides), offset);
+}
+
 TensorMeta sliceLayout(const ValueList& margs) {
   const TensorMeta& self = metaArg(margs, 0);
   FATHOM_CHECK(self.dim() > 0, "slice() cannot be applied to a 0-dim tensor.");
   const int64_t d = wrapDim(intArg(margs, 1), self.dim());
-  const SymInt size = self.sizes[d], step = symIntArg(margs, 4);
-  FATHOM_CHECK(symLt(0, step, "slice: positive step"), "slice step must be positive");
-  SymInt start = optionalSymIntArg(margs, 2).value_or(SymInt(0));
-  SymInt end = optionalSymIntArg(margs, 3).value_or(SymInt(INT64_MAX));
-  if (start.maybeConcrete() == INT64_MAX) start = 0;
-  if (symLt(start, 0, "slice: negative start")) start = start + size;
-  if (symLt(end, 0, "slice: negative end")) end = end + size;
-  if (symLt(start, 0, "slice: start below 0")) start = 0;
-  else if (symGe(start, size, "slice: start past the end")) start = size;
-  if (symLt(end, start, "slice: end before start")) end = start;
-  else if (symGe(end, size, "slice: end past the end")) end = size;
-  SymIntList sizes = self.sizes, strides = self.strides;
-  sizes[d] = floorDiv(end - start + step - 1, step);
-  strides[d] = self.strides[d] * step;
-  return withGeometry(self, std::move(sizes), std::move(strides), self.storageOffset + start * self.strides[d]);
+  return sliceView(self, d, optionalSymIntArg(margs, 2), optionalSymIntArg(margs, 3), symIntArg(margs, 4));
 }
 
 TensorMeta selectLayout(const ValueList& margs) {
@@ -156,21 +157,7 @@ TensorMeta selectLayout(const ValueList& margs) {
   SymIntList sizes = self.sizes, strides = self.strides;
   sizes.erase(sizes.begin() + d);
   strides.erase(strides.begin() + d);
-  return withGeometry(self, std::move(sizes), std::move(strides), self.storageOffset + index * self.strides[d]);
-}
-
-IntList concrete(const SymIntList& v) {
-  IntList out;
-  for (const auto& s : v) out.push_back(s.hint());
-  return out;
-}
-
-// The kernel of every view op: the same geometry, applied to the real tensor's storage.
-ValueList viewKernel(GeometryFn layout, const ValueList& args) {
-  const TensorMeta g = layout(metaArgs(args));
-  auto view = tensorArg(args, 0).asStrided(concrete(g.sizes), concrete(g.strides), g.storageOffset.hint());
-  if (!view.ok()) throw OpError(view.error().message);
-  return {std::move(*view)};
+  return viewOf(self, std::move(sizes), std::move(strides), self.storageOffset + index * self.strides[d]);
 }
 
 struct ViewOp {
@@ -191,9 +178,11 @@ constexpr ViewOp kViewOps[] = {
     {"aten::alias(Tensor(a) self) -> Tensor(a)", aliasLayout},
     {"aten::detach(Tensor(a) self) -> Tensor(a)", aliasLayout},
     {"aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)", reshapeAliasLayout},
+    {"aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)",
+     asStridedLayout},
     {"aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)",
      sliceLayout},
-    {"aten::select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)", selectLayout},
+    {"aten::select.int(Tensor(a) self, int dim, int index) -> Tensor(a)", selectLayout},
 };
 
 }  // namespace
@@ -203,7 +192,7 @@ void registerViewOps(OpRegistry& registry) {
     const GeometryFn layout = op.layout;
     (void)registry.add(
         op.schema, [layout](const ValueList& args) { return ValueList{layout(args)}; },
-        [layout](const ValueList& args) { return viewKernel(layout, args); });
+        [layout](const ValueList& args) { return ValueList{realizeView(tensorArg(args, 0), layout(metaArgs(args)))}; });
   }
 }
 

@@ -1,5 +1,8 @@
-// clone, _to_copy and the *_like factories: memory_format semantics (preserve keeps dense
-// strides, infers dense strides otherwise), dtypes, values, and fresh storage.
+// clone, contiguous, _to_copy and the factories: memory_format semantics (preserve keeps dense
+// strides, infers dense strides otherwise), dtypes, values, fresh storage, fill-value range
+// checks and arange's dtype and length rules.
+#include <cmath>
+
 #include "tests/engine/ops/OpTestUtil.h"
 
 namespace fathom {
@@ -47,6 +50,20 @@ TEST(FactoryOpsTest, PreserveFormatLayouts) {
   }
 }
 
+// Copies of transposed inputs (parallel chunks of the outer dims, element-wise inner runs, a
+// dtype conversion) keep every element in place.
+TEST(FactoryOpsTest, TransposedCopiesKeepEveryElement) {
+  Tensor xt = makeTensor(DType::Float32, {37, 45}, {1, 37});
+  Tensor c = runOp("aten.clone.default", {xt}, {{"memory_format", MemoryFormat::Contiguous}});
+  EXPECT_EQ(c.strides(), (IntList{45, 1}));
+  EXPECT_EQ(valuesOf(c), valuesOf(xt));
+  Tensor batch = makeTensor(DType::Float32, {3, 40, 33}, {1320, 1, 40});
+  Tensor h = runOp("aten._to_copy.default", {batch},
+                   {{"dtype", DType::Float64}, {"memory_format", MemoryFormat::Contiguous}});
+  EXPECT_EQ(h.strides(), (IntList{1320, 33, 1}));
+  EXPECT_EQ(valuesOf(h), valuesOf(batch));
+}
+
 // _to_copy converts values; *_like take a dtype; full infers its dtype from the fill value.
 TEST(FactoryOpsTest, DtypesAndValues) {
   Tensor x = makeTensor(DType::Float32, {3}, {}, {1.7, -2.5, 0});
@@ -59,14 +76,87 @@ TEST(FactoryOpsTest, DtypesAndValues) {
   EXPECT_EQ(valuesOf(runOp("aten.zeros_like.default", {x})), (std::vector<double>{0, 0, 0}));
   EXPECT_EQ(runOp("aten.full.default", {ValueList{2, 2}, 1.5}).dtype(), DType::Float32);
   EXPECT_EQ(runOp("aten.full.default", {ValueList{2}, int64_t{3}}).dtype(), DType::Int64);
+  // A bool fill value gives int64 in PyTorch 1.13 (bools count as integers there).
   Tensor t = runOp("aten.full.default", {ValueList{2}, true});
-  EXPECT_EQ(t.dtype(), DType::Bool);
+  EXPECT_EQ(t.dtype(), DType::Int64);
   EXPECT_EQ(valuesOf(t), (std::vector<double>{1, 1}));
 }
 
 TEST(FactoryOpsTest, ErrorsAreReportedNotThrown) {
   expectOpError("aten.clone.default", {makeTensor(DType::Float32, {2, 3})},
                 "required rank 4 tensor to use channels_last format", {{"memory_format", MemoryFormat::ChannelsLast}});
+  expectOpError("aten.contiguous.default", {makeTensor(DType::Float32, {2, 3}, {1, 2})},
+                "preserve memory format is unsupported by the contiguous operator",
+                {{"memory_format", MemoryFormat::Preserve}});
+  expectOpError("aten.zeros.default", {Value(ValueList{2, -3})},
+                "Trying to create tensor with negative dimension -3: [2, -3]");
+  expectOpError("aten.empty.memory_format", {Value(ValueList{2})}, "unsupported memory format Preserve",
+                {{"memory_format", MemoryFormat::Preserve}});
+  expectOpError("aten.empty_strided.default", {ValueList{2, 3}, ValueList{1}},
+                "dimensionality of sizes (2) must match dimensionality of strides (1)");
+}
+
+// channels_last strides are c10's plain products: a size-0 dim zeroes the strides outside it
+// (contiguous strides treat size 0 as 1 instead).
+TEST(FactoryOpsTest, ChannelsLastOfEmptyTensors) {
+  const Kwargs cl = {{"memory_format", MemoryFormat::ChannelsLast}};
+  EXPECT_EQ(runOp("aten.empty.memory_format", {Value(ValueList{2, 0, 3, 4})}, cl).strides(), (IntList{0, 1, 0, 0}));
+  EXPECT_EQ(runOp("aten.empty.memory_format", {Value(ValueList{2, 3, 0, 4})}, cl).strides(), (IntList{0, 1, 12, 3}));
+  // An empty tensor is contiguous, but not channels-last contiguous unless its strides say so.
+  Tensor x = makeTensor(DType::Float32, {2, 0, 3, 4});
+  Tensor y = runOp("aten.contiguous.default", {x}, cl);
+  EXPECT_FALSE(y.sharesStorageWith(x));
+  EXPECT_EQ(y.strides(), (IntList{0, 1, 0, 0}));
+  EXPECT_TRUE(runOp("aten.contiguous.default", {y}, cl).sharesStorageWith(y));
+}
+
+// contiguous() of a tensor already contiguous in the format is the tensor itself; otherwise a copy.
+TEST(FactoryOpsTest, ContiguousReturnsSelfOrCopies) {
+  Tensor x = makeTensor(DType::Float32, {2, 3}, {}, {}, 0);
+  Tensor same = runOp("aten.contiguous.default", {x});
+  EXPECT_TRUE(same.sharesStorageWith(x));
+  Tensor xt = makeTensor(DType::Float32, {3, 2}, {1, 3});
+  Tensor copy = runOp("aten.contiguous.default", {xt});
+  EXPECT_FALSE(copy.sharesStorageWith(xt));
+  EXPECT_EQ(copy.strides(), (IntList{2, 1}));
+  EXPECT_EQ(valuesOf(copy), valuesOf(xt));
+}
+
+// fill_ converts the value with Scalar::to<T>()'s range check (in the kernel: a meta tensor is
+// never filled); bool takes anything, unsigned types let negative ints wrap.
+TEST(FactoryOpsTest, FullChecksTheFillValueFitsTheDtype) {
+  const auto kernelError = [](const Value& fill, DType dtype) {
+    testing::OpOutcome r = testing::runBoth("aten.full.default", {ValueList{2}, fill}, {{"dtype", dtype}});
+    EXPECT_TRUE(r.meta.ok());
+    return r.kernel.ok() ? std::string("ran") : r.kernel.error().message;
+  };
+  EXPECT_EQ(kernelError(300, DType::UInt8), "value cannot be converted to type uint8_t without overflow");
+  EXPECT_EQ(kernelError(1e6, DType::Float16), "value cannot be converted to type at::Half without overflow");
+  EXPECT_EQ(kernelError(NAN, DType::Int32), "value cannot be converted to type int without overflow");
+  EXPECT_EQ(valuesOf(runOp("aten.full.default", {ValueList{2}, -1}, {{"dtype", DType::UInt8}})),
+            (std::vector<double>{255, 255}));
+  EXPECT_EQ(valuesOf(runOp("aten.full.default", {ValueList{2}, 2.5}, {{"dtype", DType::Bool}})),
+            (std::vector<double>{1, 1}));
+  Tensor inf = runOp("aten.full.default", {ValueList{1}, INFINITY}, {{"dtype", DType::Float16}});
+  EXPECT_TRUE(std::isinf(inf.atLinear(0)));
+}
+
+// arange: ints give int64, any float gives float32; the int64 length is computed in integers.
+TEST(FactoryOpsTest, ArangeDtypeAndLength) {
+  Tensor a = runOp("aten.arange.default", {int64_t{5}});
+  EXPECT_EQ(a.dtype(), DType::Int64);
+  EXPECT_EQ(valuesOf(a), (std::vector<double>{0, 1, 2, 3, 4}));
+  Tensor b = runOp("aten.arange.start_step", {int64_t{10}, int64_t{0}, int64_t{-3}});
+  EXPECT_EQ(valuesOf(b), (std::vector<double>{10, 7, 4, 1}));
+  Tensor f = runOp("aten.arange.start_step", {0.0, 1.0, 0.25});
+  EXPECT_EQ(f.dtype(), DType::Float32);
+  EXPECT_EQ(valuesOf(f), (std::vector<double>{0, 0.25, 0.5, 0.75}));
+  // With an int dtype the bounds are truncated for the checks but the length uses the doubles.
+  EXPECT_EQ(runOp("aten.arange.start_step", {0.5, int64_t{5}, int64_t{1}}, {{"dtype", DType::Int32}}).numel(), 5);
+  expectOpError("aten.arange.start_step", {int64_t{0}, int64_t{5}, int64_t{0}}, "step must be nonzero");
+  expectOpError("aten.arange.start_step", {int64_t{0}, int64_t{5}, int64_t{-1}},
+                "upper bound and larger bound inconsistent with step sign");
+  expectOpError("aten.arange.start_step", {int64_t{0}, INFINITY, int64_t{1}}, "unsupported range: 0 -> inf");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // View ops: sizes, strides and storage offset of the result, storage sharing, and PyTorch's
 // errors (incompatible view, dims out of range, bad expand/select).
+#include <climits>
+
 #include "tests/engine/ops/OpTestUtil.h"
 
 namespace fathom {
@@ -45,8 +47,13 @@ const std::vector<ViewCase>& viewCases() {
       {"aten.slice.Tensor", {4, 5}, {}, {0, -2, 100}, {2, 5}, {5, 1}, 10},
       // Empty slice: start past end clamps to length 0.
       {"aten.slice.Tensor", {4, 5}, {}, {1, 4, 2}, {4, 0}, {5, 1}, 4},
+      // A start past the end is clamped like any other: x[INT64_MAX:] is empty, at the end.
+      {"aten.slice.Tensor", {4, 5}, {}, {0, INT64_MAX}, {0, 5}, {5, 1}, 20},
       {"aten.select.int", {4, 5}, {}, {0, -1}, {5}, {1}, 15},
       {"aten.select.int", {4, 5}, {}, {1, 2}, {4}, {5}, 2},
+      // as_strided takes the input's offset unless given one.
+      {"aten.as_strided.default", {4, 5}, {}, {ValueList{2, 2}, ValueList{1, 5}}, {2, 2}, {1, 5}, 0},
+      {"aten.as_strided.default", {4, 5}, {}, {ValueList{3}, ValueList{6}, 1}, {3}, {6}, 1},
   };
   return cases;
 }
@@ -93,8 +100,27 @@ TEST(ViewOpsTest, ErrorsAreReportedNotThrown) {
                 "The expanded size of the tensor (5) must match the existing size (4) at non-singleton dimension 1.  "
                 "Target sizes: [3, 5].  Tensor sizes: [3, 4]");
   expectOpError("aten.select.int", {x, 1, 4}, "select(): index 4 out of range for tensor of size [3, 4] at dimension 1");
-  expectOpError("aten.permute.default", {x, ValueList{0, 0}}, "repeated dim in permute");
+  expectOpError("aten.permute.default", {x, ValueList{0, 0}}, "permute(): duplicate dims are not allowed.");
+  expectOpError("aten.permute.default", {x, ValueList{0}},
+                "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+                "desired ordering of dimensions i.e. input.dim() = 2 is not equal to len(dims) = 1");
   expectOpError("aten.slice.Tensor", {x, 0, 0, 2, 0}, "slice step must be positive");
+  expectOpError("aten.as_strided.default", {x, ValueList{2, 2}, ValueList{-1, 1}},
+                "as_strided: Negative strides are not supported at the moment, got strides: [-1, 1]");
+  expectOpError("aten._reshape_alias.default", {x, ValueList{12}, ValueList{1, 1}},
+                "dimensionality of sizes (1) must match dimensionality of strides (2)");
+}
+
+// as_strided past the end of the storage: the meta function cannot know (it has no storage), the
+// kernel refuses with PyTorch's setStorage message.
+TEST(ViewOpsTest, AsStridedOutOfBoundsIsAKernelError) {
+  Tensor x = makeTensor(DType::Float32, {3, 4});
+  testing::OpOutcome r = testing::runBoth("aten.as_strided.default", {x, ValueList{5, 5}, ValueList{4, 1}});
+  EXPECT_TRUE(r.meta.ok());
+  ASSERT_FALSE(r.kernel.ok());
+  EXPECT_EQ(r.kernel.error().message,
+            "setStorage: sizes [5, 5], strides [4, 1], storage offset 0, and itemsize 4 requiring a storage size of 84 "
+            "are out of bounds for storage of size 48");
 }
 
 }  // namespace

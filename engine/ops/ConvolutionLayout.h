@@ -1,0 +1,67 @@
+// aten.convolution's argument checks and output layouts, as PyTorch 1.13's CPU _convolution and
+// convolution_backward decide them (2-d convolution, and 1-d run as 2-d with a unit height;
+// not transposed).
+//
+// The memory format of a result depends on the backend PyTorch picks, so this models the pick:
+//   Empty       - batch or channels of size 0;
+//   Mkldnn      - float32 when oneDNN wants the shape (use_mkldnn, with one intra-op thread,
+//                 the oracle's setting; bfloat16 would need AVX-512, which the oracle host lacks);
+//   Slow2d / SlowDilated2d - everything else, one group at a time with the groups concatenated.
+// Mkldnn and ungrouped slow convolutions give channels_last results when the input or the weight
+// suggests channels_last; grouped slow ones take the format the per-group results suggest (so
+// a depthwise 1x1 result stays contiguous). Gradients follow the same backends (see
+// convGradLayouts). Checked against PyTorch on thousands of random shapes and layouts.
+#pragma once
+
+#include "engine/tensor/TensorMeta.h"
+#include "engine/tensor/Tensor.h"
+
+namespace fathom {
+
+enum class ConvBackend { Empty, Mkldnn, Slow2d, SlowDilated2d };
+
+struct ConvParams {
+  // Two entries each (height, width); a 1-d convolution has stride 1, padding 0, dilation 1
+  // in its unit height.
+  IntList stride, padding, dilation;
+  int64_t groups = 1;
+  bool oneD = false;  // the op's tensors are 3-d: [N, C, L]
+  bool isDilated() const { return dilation[0] != 1 || dilation[1] != 1; }
+  bool isStrided() const { return stride[0] != 1 || stride[1] != 1; }
+};
+
+// A convolution's checked arguments, seen as 2-d.
+struct ConvSetup {
+  TensorMeta input, weight;  // 4-d views, as the backend sees them
+  ConvParams params;
+  ConvBackend backend = ConvBackend::Slow2d;
+  SymIntList outputSizes;  // 4-d
+};
+
+struct ConvArgs {
+  const TensorMeta* input = nullptr;
+  const TensorMeta* weight = nullptr;
+  const TensorMeta* bias = nullptr;  // optional
+  IntList stride, padding, dilation, outputPadding;
+  bool transposed = false;
+  int64_t groups = 1;
+};
+
+// Checks the arguments as check_shape_forward does (bias included when given) and picks the
+// backend. `op` names the op in Fathom's own messages.
+ConvSetup convSetup(const ConvArgs& args, const char* op);
+
+// The forward result's layout (3-d for a 1-d convolution).
+TensorMeta convOutputLayout(const ConvSetup& s);
+
+struct ConvGradLayouts {
+  TensorMeta input, weight;  // same rank as the op's input / weight
+};
+ConvGradLayouts convGradLayouts(const ConvSetup& s);
+
+// 4-d view of a 1-d convolution's tensor (unsqueeze(2)), or the tensor itself.
+TensorMeta convView4d(const TensorMeta& t, bool oneD);
+// The op's result from a 4-d one (squeeze(2) for 1-d).
+TensorMeta convViewBack(const TensorMeta& t, bool oneD);
+
+}  // namespace fathom

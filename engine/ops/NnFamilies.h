@@ -1,0 +1,11 @@
+// The parts of the NN op family (registerNnOps in NnOps.cpp calls each): one registration
+// function per concept.
+#pragma once
+
+namespace fathom {
+class OpRegistry;
+void registerConvolutionOps(OpRegistry& registry);   // ConvolutionOps.cpp
+void registerBatchNormOps(OpRegistry& registry);     // BatchNormOps.cpp
+void registerPoolingOps(OpRegistry& registry);       // PoolingOps.cpp
+void registerDropoutOps(OpRegistry& registry);       // DropoutOps.cpp
+}  // namespace fathom

@@ -1,0 +1,238 @@
+"""Reductions (sum, mean, amax, max.dim, var, argmax, cumsum) and normalizations (softmax,
+log_softmax, layer_norm, and their backward): every layout of STANDARD, dims incl. negative and
+empty lists, keepdim, dtypes, size-0 reductions, and errors. PyTorch 1.13 lays every result out
+contiguously, whatever the input's strides; the layout sweep checks exactly that."""
+import torch
+
+from oracle import STANDARD
+
+FLOATS = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
+INTS = (torch.int64, torch.int32, torch.uint8, torch.bool)
+
+
+def dims_for(rank):
+    """Dim arguments worth trying on a tensor of this rank: every dim, the last as -1, two dims."""
+    if rank == 0:
+        return [[0], [-1]]
+    out = [[d] for d in range(rank)] + [[-1]]
+    if rank >= 2:
+        out += [[0, -1], [-2, -1]]
+    if rank >= 3:
+        out += [[0, 2]]
+    return out
+
+
+def sum_like(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout)
+        c.op("aten.sum.default", x)
+        for dims in dims_for(len(shape)):
+            for keepdim in (False, True):
+                c.op("aten.sum.dim_IntList", x, dims, keepdim)
+                c.op("aten.mean.dim", x, dims, keepdim)
+        c.op("aten.sum.dim_IntList", x, [], True)  # empty list: every dim
+        c.op("aten.mean.dim", x, None, False)
+    for dtype in FLOATS[1:] + INTS:
+        x = c.t((3, 4), dtype=dtype, lo=0 if dtype == torch.uint8 else -4, hi=8)
+        c.op("aten.sum.default", x)
+        c.op("aten.sum.dim_IntList", x, [1], False)
+        c.op("aten.mean.dim", x, [0], True)  # error for integer dtypes
+        c.op("aten.mean.dim", x, [-1], False, dtype=torch.float64)
+    c.op("aten.sum.dim_IntList", c.t((3, 4)), [1], False, dtype=torch.int64)
+    c.op("aten.sum.default", c.t((3, 4), dtype=torch.int32), dtype=torch.float16)
+    c.op("aten.mean.dim", c.t((2, 3, 4), dtype=torch.float16), [0, 1], False)
+    c.op("aten.mean.dim", c.t((2, 3, 4), dtype=torch.bfloat16), [-1], True)
+    c.op("aten.sum.dim_IntList", c.t((0, 4)), [0], False)  # 0
+    c.op("aten.mean.dim", c.t((0, 4)), [0], True)  # nan
+    c.op("aten.mean.dim", c.t((0, 4)), [1], True)  # empty result
+    # errors: dim out of range, repeated dim
+    c.op("aten.sum.dim_IntList", c.t((3, 4)), [2], False)
+    c.op("aten.sum.dim_IntList", c.t((3, 4)), [1, -1], False)
+    c.op("aten.mean.dim", c.t(()), [1], False)
+
+
+def max_like(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout)
+        empty = 0 in shape
+        for keepdim in (False, True):
+            for dims in dims_for(len(shape)):
+                c.op("aten.amax.default", x, dims, keepdim)
+                if len(dims) == 1:
+                    c.op("aten.max.dim", x, dims[0], keepdim)
+                    c.op("aten.argmax.default", x, dims[0], keepdim)
+            c.op("aten.argmax.default", x, None, keepdim)
+        c.op("aten.amax.default", x)  # default dim=[]: every dim (error when empty)
+        if not empty:
+            c.op("aten.amax.default", x, [], True)
+    # ties: the first maximum. (NaN and inf inputs are unit-tested in ReductionOpsTest.cpp: the
+    # dump reader does not take them in inline input data yet.)
+    ties = c.t((2, 4), values=[1, 3, 3, 2, 5, 5, 5, 5])
+    for x in (ties,):
+        c.op("aten.amax.default", x, [1])
+        c.op("aten.max.dim", x, 1)
+        c.op("aten.max.dim", x, 0, True)
+        c.op("aten.argmax.default", x, 1)
+        c.op("aten.argmax.default", x)
+    signed_zero = c.t((2, 2), values=[-0.0, 0.0, 0.0, -0.0])
+    c.op("aten.amax.default", signed_zero, [1])
+    c.op("aten.max.dim", signed_zero, 1)
+    for dtype in FLOATS[1:] + INTS:
+        x = c.t((3, 4), dtype=dtype, lo=0 if dtype == torch.uint8 else -4, hi=8)
+        c.op("aten.amax.default", x, [1])
+        c.op("aten.max.dim", x, 0)
+        c.op("aten.argmax.default", x, -1, True)
+        c.op("aten.argmax.default", x)
+    # errors: empty reductions, bad dims, repeated dims
+    c.op("aten.amax.default", c.t((0, 4)), [-2])
+    c.op("aten.max.dim", c.t((0, 4)), 0)
+    c.op("aten.argmax.default", c.t((0, 4)), 0)
+    c.op("aten.argmax.default", c.t((0, 4)))
+    c.op("aten.amax.default", c.t((3, 4)), [0, 0])
+    c.op("aten.max.dim", c.t((3, 4)), 2)
+    c.op("aten.argmax.default", c.t(()), 1)
+
+
+def var(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout)
+        c.op("aten.var.correction", x, None, correction=None)
+        for dims in dims_for(len(shape)):
+            for keepdim in (False, True):
+                c.op("aten.var.correction", x, dims, correction=1, keepdim=keepdim)
+            c.op("aten.var.correction", x, dims, correction=0)
+    x = c.t((3, 4))
+    for correction in (None, 0, 2, 4, 5, -1):  # 4 and 5: divisor 0 (inf / nan)
+        c.op("aten.var.correction", x, [1], correction=correction)
+    c.op("aten.var.correction", c.t((3, 1)), [1], correction=1)  # one element: nan
+    c.op("aten.var.correction", c.t((2, 3), values=[1, 1, 1, 2, 2, 2]), [1], correction=3)  # 0 / 0
+    c.op("aten.var.correction", c.t((0, 4)), [0], correction=-1)  # empty input: nan
+    c.op("aten.var.correction", c.t((3, 4)), [], correction=1, keepdim=True)
+    for dtype in FLOATS[1:]:
+        c.op("aten.var.correction", c.t((3, 4), dtype=dtype), [1], correction=1)
+        c.op("aten.var.correction", c.t((3, 4), dtype=dtype), None, correction=0)
+    c.op("aten.var.correction", c.t((3, 4), dtype=torch.int64), [1], correction=1)  # error
+    c.op("aten.var.correction", c.t((3, 4)), [3], correction=1)  # error
+
+
+def cumsum(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout)
+        for d in range(-1, max(len(shape), 1)):
+            c.op("aten.cumsum.default", x, d)
+    for dtype in FLOATS[1:] + INTS + (torch.int8, torch.int16):
+        x = c.t((3, 4), dtype=dtype, lo=0 if dtype == torch.uint8 else -4, hi=8)
+        c.op("aten.cumsum.default", x, 1)
+        c.op("aten.cumsum.default", x, 0, dtype=torch.float32)
+    big = c.t((2, 3), dtype=torch.int32, values=[2147483647, 1, 1, -2147483648, -1, 5])
+    c.op("aten.cumsum.default", big, 0)
+    c.op("aten.cumsum.default", big, 0, dtype=torch.int32)  # wraps
+    c.op("aten.cumsum.default", c.t((3, 4), lo=-2, hi=2), 1, dtype=torch.int64)  # truncates first
+    c.op("aten.cumsum.default", c.t((3, 4)), 0, dtype=torch.float64)
+    c.op("aten.cumsum.default", c.t((), dtype=torch.float16), 0)  # zero-dim copies (even float16)
+    c.op("aten.cumsum.default", c.t((3, 4)), 2)  # error
+    c.op("aten.cumsum.default", c.t(()), 1)  # error
+
+
+def softmax(c):
+    for name in ("aten._softmax.default", "aten._log_softmax.default"):
+        for shape, layout in STANDARD:
+            x = c.t(shape, layout=layout)
+            for d in range(-1, max(len(shape), 1)):
+                c.op(name, x, d, False)
+        for dtype in (torch.float64, torch.bfloat16):
+            c.op(name, c.t((3, 4), dtype=dtype), 1, False)
+            c.op(name, c.t((2, 3, 4), dtype=dtype, layout="permuted"), 0, False)
+        c.op(name, c.t((2, 37), lo=-20, hi=20), 1, False)  # rows longer than a vector, with a tail
+        c.op(name, c.t((2, 3), values=[-100, 0, 100, 5, 5, 5]), 1, False)  # exp underflows to 0
+        c.op(name, c.t((3, 4)), 1, True)  # error: half_to_float on CPU
+        c.op(name, c.t((3, 4)), 2, False)  # error: bad dim
+        c.op(name, c.t((0, 3), dtype=torch.float16), 1, False)  # empty: no dtype check
+    for name in ("aten._softmax_backward_data.default", "aten._log_softmax_backward_data.default"):
+        fwd = "aten._softmax.default" if "_log" not in name else "aten._log_softmax.default"
+        for shape, layout in STANDARD:
+            for d in range(-1, max(len(shape), 1)):
+                # output: a real softmax result (values of the right shape), grad in `layout`
+                y = getattr(torch.ops.aten, fwd.split(".")[1]).default(c.t(shape), d, False)
+                c.op(name, c.t(shape, layout=layout), y, d, torch.float32)
+                if layout != "sliced" or "_log" in name:  # 1.13's softmax backward reads outside a sliced output
+                    c.op(name, c.t(shape), c.t(shape, layout=layout, lo=0, hi=1), d, torch.float32)
+        for dtype in (torch.float64, torch.bfloat16):
+            c.op(name, c.t((3, 4), dtype=dtype), c.t((3, 4), dtype=dtype, lo=0, hi=1), 1, dtype)
+            c.op(name, c.t((2, 3, 4), dtype=dtype), c.t((2, 3, 4), dtype=dtype, lo=0, hi=1), 1, dtype)
+        c.op(name, c.t((2, 37)), c.t((2, 37), lo=-3, hi=0), 1, torch.float32)
+        c.op(name, c.t((3, 4)), c.t((3, 4)), 1, torch.float64)  # input_dtype other than grad's: ignored
+        c.op(name, c.t((3, 4)), c.t((3, 4)), 1, torch.float16)  # error: float16 result
+        c.op(name, c.t((3, 4)), c.t((3, 4), dtype=torch.float64), 1, torch.float32)  # error: dtypes differ
+        if "_log" not in name:  # 1.13's log_softmax backward reads out of bounds instead
+            c.op(name, c.t((3, 4)), c.t((3, 5)), 1, torch.float32)  # error: shapes differ
+        c.op(name, c.t((3, 4)), c.t((3, 4)), -3, torch.float32)  # error: bad dim
+
+
+def layer_norm(c):
+    ln = "aten.native_layer_norm.default"
+    for shape, layout in STANDARD:
+        if not shape:
+            continue
+        x = c.t(shape, layout=layout)
+        c.op(ln, x, list(shape[-1:]), None, None, 1e-5)
+        c.op(ln, x, list(shape[-1:]), c.t(shape[-1:]), c.t(shape[-1:]), 1e-5)
+        if len(shape) >= 2:
+            c.op(ln, x, list(shape[-2:]), c.t(shape[-2:], layout="transposed"), None, 1e-5)
+            c.op(ln, x, list(shape), None, c.t(shape), 0.5)
+    c.op(ln, c.t((4, 37), lo=-20, hi=20), [37], c.t((37,)), c.t((37,)), 1e-5)  # vector tail
+    c.op(ln, c.t((3, 4), values=[2] * 12), [4], None, None, 1e-5)  # zero variance: rstd = eps ** -0.5
+    c.op(ln, c.t((3, 0)), [0], None, None, 1e-5)  # empty rows: mean 0, rstd nan
+    c.op(ln, c.t((2, 3, 4), dtype=torch.float64), [4], c.t((4,), dtype=torch.float64),
+         c.t((4,), dtype=torch.float64), 1e-5)
+    # 1.13 computes bfloat16 layer_norm in bfloat16 throughout (every intermediate rounded);
+    # Fathom computes in float32 and rounds once, hence the wider tolerance.
+    for w in (None, c.t((4,), dtype=torch.bfloat16)):
+        c.op(ln, c.t((2, 3, 4), dtype=torch.bfloat16), [4], w, c.t((4,), dtype=torch.bfloat16), 1e-5,
+             tol=(0.05, 0.05))
+    # errors
+    c.op(ln, c.t((2, 3, 4)), [3], None, None, 1e-5)
+    c.op(ln, c.t((2, 3, 4)), [], None, None, 1e-5)
+    c.op(ln, c.t((2, 3, 4)), [1, 2, 3, 4], None, None, 1e-5)
+    c.op(ln, c.t((2, 3, 4)), [4], c.t((3,)), None, 1e-5)
+    c.op(ln, c.t((2, 3, 4)), [4], None, c.t((2, 4)), 1e-5)
+    c.op(ln, c.t((2, 3, 4), dtype=torch.float64), [4], c.t((4,)), None, 1e-5)
+    c.op(ln, c.t((2, 3, 4), dtype=torch.bfloat16), [4], None, c.t((4,)), 1e-5)
+
+    lnb = "aten.native_layer_norm_backward.default"
+
+    def backward(shape, normalized, layout="contiguous", grad_layout="contiguous", dtype=torch.float32,
+                 weight=True, eps=1e-5, **kw):
+        x = c.t(shape, dtype=dtype, layout=layout)
+        w = c.t(normalized, dtype=dtype) if weight else None
+        b = c.t(normalized, dtype=dtype) if weight else None
+        _, mean, rstd = torch.ops.aten.native_layer_norm.default(x, normalized, w, b, eps)
+        c.op(lnb, c.t(shape, dtype=dtype, layout=grad_layout), x, list(normalized), mean, rstd, w, b,
+             [True, True, True], **kw)
+
+    for shape, layout in STANDARD:
+        if shape:
+            backward(shape, shape[-1:], layout=layout)
+            backward(shape, shape[-1:], grad_layout=layout)
+    backward((2, 3, 4), (3, 4))
+    backward((2, 3, 4), (2, 3, 4), layout="permuted")
+    backward((4, 37), (37,))
+    backward((2, 3, 4), (4,), dtype=torch.float64)
+    backward((2, 3, 4), (4,), dtype=torch.bfloat16, tol=(0.05, 0.05))
+    # errors: a grad requested for an absent weight/bias (1.13: "tensor does not have a device"),
+    # dtypes that differ, a bad normalized_shape
+    x = c.t((2, 3, 4))
+    _, mean, rstd = torch.ops.aten.native_layer_norm.default(x, [4], None, None, 1e-5)
+    c.op(lnb, c.t((2, 3, 4)), x, [4], mean, rstd, None, None, [True, True, True])
+    c.op(lnb, c.t((2, 3, 4)), x, [4], mean, rstd, c.t((4,)), None, [True, True, True])
+    c.op(lnb, c.t((2, 3, 4), dtype=torch.float64), x, [4], mean, rstd, c.t((4,)), c.t((4,)), [True, True, True])
+    c.op(lnb, c.t((2, 3, 4)), x, [3], mean, rstd, None, None, [True, False, False])
+
+
+def cases(c):
+    sum_like(c)
+    max_like(c)
+    var(c)
+    cumsum(c)
+    softmax(c)
+    layer_norm(c)
