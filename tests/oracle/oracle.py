@@ -101,6 +101,13 @@ def _meta_text(t, with_values):
     return text + "}"
 
 
+def _same_layout_copy(x):
+    """A copy of x with its sizes, strides and storage offset (in a fresh storage)."""
+    storage = torch.zeros(x.storage_offset() + sum((n - 1) * s for n, s in zip(x.shape, x.stride())) + 1
+                          if x.numel() else x.storage_offset(), dtype=x.dtype)
+    return storage.as_strided(x.size(), x.stride(), x.storage_offset()).copy_(x)
+
+
 class Cases:
     """Collects one family's cases. Case files call t() to make inputs and op() to record."""
 
@@ -206,9 +213,9 @@ class Cases:
             k += 1
         self.ids.add(case_id)
 
-        # PyTorch runs on copies with the same layout, so in-place ops leave the recorded inputs alone.
-        copies = [torch.empty_strided(x.size(), x.stride(), dtype=x.dtype).copy_(x) if x.stride().count(0) == 0
-                  else x.clone() for x in inputs]
+        # PyTorch runs on the recorded inputs themselves (exact strides and storage offset); inputs
+        # the op writes to are first copied into the same layout, so the record keeps the values before.
+        copies = [_same_layout_copy(x) if i in mutates else x for i, x in enumerate(inputs)]
         it = iter(copies)
 
         def substitute(v):
