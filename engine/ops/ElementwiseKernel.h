@@ -58,7 +58,8 @@ concept Block8Functor = std::is_same_v<Out, float> && (std::is_same_v<In, float>
 // ("very cheap") cost model needs to vectorize; __restrict rules out aliasing (the output is
 // always a fresh tensor).
 template <class Out, class F, class... In>
-void contiguousLoop(Out* __restrict out, int64_t n, const F& f, const In* __restrict... in) {
+void contiguousLoop(Out* __restrict out, int64_t n, const F& fn, const In* __restrict... in) {
+  const F f = fn;  // a local copy: its captured values provably do not alias the output
   int64_t i = 0;
   if constexpr (Block8Functor<F, Out, In...>) {
     for (; i + 8 <= n; i += 8) f.block8(out + i, (in + i)...);
