@@ -7,7 +7,22 @@ import os
 import sys
 import time
 
-import torch
+
+def _threads_from_argv():
+    for i, a in enumerate(sys.argv):
+        if a == "--threads" and i + 1 < len(sys.argv):
+            return sys.argv[i + 1]
+        if a.startswith("--threads="):
+            return a.split("=", 1)[1]
+    return None
+
+
+# torch.set_num_threads does not reach the OpenBLAS that Debian's torch calls for GEMM: its thread
+# count is read from the environment when the library loads, so it is set before importing torch.
+if _threads_from_argv():
+    os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = _threads_from_argv()
+
+import torch  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracle"))
 import sample_refs  # noqa: E402
