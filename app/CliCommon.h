@@ -32,6 +32,8 @@ Command addInfoCommand(CLI::App& parent);
 Command addShowCommand(CLI::App& parent);
 Command addRunCommand(CLI::App& parent);
 Command addSampleCommand(CLI::App& parent);
+Command addGuardsCommand(CLI::App& parent);
+Command addTraceCommand(CLI::App& parent);
 
 using Json = nlohmann::ordered_json;
 

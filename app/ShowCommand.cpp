@@ -22,6 +22,7 @@ struct ShowOptions {
 std::string singleGraphDump(const Dump& dump, const NamedGraph& graph) {
   Dump one;
   one.producer = dump.producer;
+  one.shapeEnv = dump.shapeEnv;  // its sizes are expressions over these symbols
   one.graphs.push_back(graph);
   if (const auto* inputs = dump.inputsFor(graph.name)) one.inputs.emplace_back(graph.name, *inputs);
   return serializeDump(one);

@@ -34,7 +34,8 @@ int runCli(int argc, char** argv) {
   app.set_version_flag("--version", std::string("fathom ") + FATHOM_VERSION);
   app.require_subcommand(1);
   const std::vector<Command> commands = {addInfoCommand(app), addShowCommand(app), addRunCommand(app),
-                                         addSampleCommand(app)};
+                                         addSampleCommand(app), addTraceCommand(app),
+                                         addGuardsCommand(app)};
 
   // Clearer lines than CLI11's "argument was not expected" for the first word.
   if (argc > 1) {

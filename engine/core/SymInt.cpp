@@ -64,7 +64,6 @@ SymInt SymInt::combine(SymOp op, const SymInt& a, const SymInt& b) {
   return 0;
 }
 
-namespace {
 bool compareInts(SymRel rel, int64_t x, int64_t y) {
   switch (rel) {
     case SymRel::Eq: return x == y;
@@ -77,7 +76,7 @@ bool compareInts(SymRel rel, int64_t x, int64_t y) {
   return false;
 }
 
-SymRel mirror(SymRel rel) {
+SymRel mirrored(SymRel rel) {
   switch (rel) {
     case SymRel::Lt: return SymRel::Gt;
     case SymRel::Le: return SymRel::Ge;
@@ -86,11 +85,10 @@ SymRel mirror(SymRel rel) {
     default: return rel;
   }
 }
-}  // namespace
 
 bool symDecide(SymRel rel, const SymInt& a, const SymInt& b, std::string_view reason) {
   if (a.isSymbolic()) return a.node()->decide(rel, b, reason);
-  if (b.isSymbolic()) return b.node()->decide(mirror(rel), a, reason);
+  if (b.isSymbolic()) return b.node()->decide(mirrored(rel), a, reason);
   return compareInts(rel, a.hint(), b.hint());
 }
 

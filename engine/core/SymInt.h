@@ -82,6 +82,10 @@ inline bool symGe(const SymInt& a, const SymInt& b, std::string_view reason) {
   return symDecide(SymRel::Ge, a, b, reason);
 }
 
+// `x REL y` on plain integers; the relation with its operands swapped (Lt <-> Gt, ...).
+bool compareInts(SymRel rel, int64_t x, int64_t y);
+SymRel mirrored(SymRel rel);
+
 // Plain-integer arithmetic with overflow checks; throw OpError on overflow / division by zero.
 int64_t checkedAdd(int64_t a, int64_t b);
 int64_t checkedMul(int64_t a, int64_t b);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +18,9 @@
 #include "engine/graph/Graph.h"
 
 namespace fathom {
+namespace sym {
+class ShapeEnv;
+}
 
 inline constexpr const char* kDumpFormat = "fathom-dump";
 inline constexpr int kDumpVersion = 1;
@@ -39,6 +43,8 @@ struct NamedGraph {
 
 struct Dump {
   std::vector<std::pair<std::string, std::string>> producer;  // tool, version, command, ...
+  // The symbols, guards and specializations of a symbolic trace; null for a static one.
+  std::shared_ptr<sym::ShapeEnv> shapeEnv;
   std::vector<NamedGraph> graphs;
   std::vector<std::pair<std::string, std::vector<ExampleInput>>> inputs;  // by graph name
 

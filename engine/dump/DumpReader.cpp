@@ -14,6 +14,7 @@
 #include "engine/dump/DumpStreamReader.h"
 #include "engine/dump/DumpValueReader.h"
 #include "engine/dump/JsonText.h"
+#include "engine/dump/ShapeEnvJson.h"
 
 namespace fathom {
 namespace {
@@ -86,7 +87,7 @@ void checkInputsMatch(const Graph& g, const std::vector<ExampleInput>& inputs, c
 
 Dump readDocument(const json& doc, const GraphReader& readGraphAt) {
   requireObject(doc, "");
-  onlyKeys(doc, "", {"format", "version", "producer", "graphs", "inputs"});
+  onlyKeys(doc, "", {"format", "version", "producer", "shape_env", "graphs", "inputs"});
   const std::string& format = requireString(requireKey(doc, "", "format"), "/format");
   if (format != kDumpFormat) fail("/format", "expected \"fathom-dump\" but found \"" + format + "\"");
   const int64_t version = readInt(requireKey(doc, "", "version"), "/version");
@@ -100,6 +101,9 @@ Dump readDocument(const json& doc, const GraphReader& readGraphAt) {
     for (auto kv = it->begin(); kv != it->end(); ++kv)
       dump.producer.emplace_back(kv.key(), requireString(kv.value(), child(producerPtr, kv.key())));
   }
+  // The symbols come first: the graphs' symbolic sizes are read against them.
+  if (auto it = doc.find("shape_env"); it != doc.end()) dump.shapeEnv = readShapeEnv(*it, "/shape_env");
+  ShapeEnvScope scope(dump.shapeEnv.get());
   const json& graphs = requireKey(doc, "", "graphs");
   requireObject(graphs, "/graphs");
   if (graphs.empty()) fail("/graphs", "a dump needs at least one graph");
@@ -168,7 +172,9 @@ std::optional<Dump> readStreamed(StreamedDump& streamed) {
 Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpLimits& limits) {
   if (auto depth = checkJsonDepth(text, limits.maxDepth); !depth.ok())
     return invalidInput(depth.error().message, label);
-  if (auto streamed = dumpread::streamDump(text)) {
+  // Symbolic dumps go to the DOM reader, which reads the shape_env before the graphs.
+  const bool symbolic = text.find("\"shape_env\"") != std::string_view::npos;
+  if (auto streamed = symbolic ? std::nullopt : dumpread::streamDump(text)) {
     if (auto dump = readStreamed(*streamed)) return std::move(*dump);
   }
   return dumpread::parseDumpDomOnly(text, label, limits);

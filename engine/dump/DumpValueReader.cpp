@@ -2,6 +2,7 @@
 // names its pointer in any error; none of them looks outside the value it is given, except
 // readArg, which resolves node names through the graph's NameIndex.
 #include "engine/dump/DumpValueReader.h"
+#include "engine/dump/ShapeEnvJson.h"
 
 #include <cmath>
 
@@ -120,7 +121,7 @@ DType readDType(const json& j, const Ptr& ptr) {
 }
 
 SymInt readSymInt(const json& j, const Ptr& ptr, const char* what) {
-  if (j.is_string()) fail(ptr, "symbolic " + std::string(what) + " '" + j.get<std::string>() + "' needs symbolic-shape support, which this build does not have");
+  if (j.is_string()) return readSymbolicInt(j.get<std::string>(), ptr, what);
   return readNonNegative(j, ptr, what);
 }
 
@@ -168,13 +169,14 @@ TensorMeta readTensorMeta(const json& j, const Ptr& ptr,
 Value readVal(const json& j, const Ptr& ptr) {
   if (j.is_null()) return None{};
   if (j.is_number_integer()) return readInt(j, ptr);
+  if (j.is_string()) return readSymbolicInt(j.get<std::string>(), ptr, "value");
   if (j.is_array()) {
     ValueList out;
     for (size_t i = 0; i < j.size(); ++i) out.push_back(readVal(j[i], child(ptr, i)));
     return out;
   }
   if (j.is_object()) return readTensorMeta(j, ptr);
-  fail(ptr, std::string("expected tensor meta, a list of them, an integer or null, but found ") + typeName(j));
+  fail(ptr, std::string("expected tensor meta, a list of them, an integer (or symbolic integer) or null, but found ") + typeName(j));
 }
 
 Value readArg(const json& j, const Ptr& ptr, const NameIndex& names) {
@@ -192,7 +194,7 @@ Value readArg(const json& j, const Ptr& ptr, const NameIndex& names) {
       return out;
     }
     case json::value_t::object: {
-      if (j.size() != 1) fail(ptr, "a tagged argument has exactly one key: node, dtype, memory_format, layout, device or float");
+      if (j.size() != 1) fail(ptr, "a tagged argument has exactly one key: node, dtype, memory_format, layout, device, float or sym");
       const auto first = j.begin();
       const std::string& key = first.key();
       const json& inner = first.value();
@@ -214,13 +216,14 @@ Value readArg(const json& j, const Ptr& ptr, const NameIndex& names) {
         return Layout::Strided;
       }
       if (key == "device") return Device{text};
+      if (key == "sym") return readSymbolicInt(text, innerPtr, "integer");
       if (key == "float") {
         if (text == "inf") return INFINITY;
         if (text == "-inf") return -INFINITY;
         if (text == "nan") return NAN;
         fail(innerPtr, "expected inf, -inf or nan");
       }
-      fail(child(ptr, key), "unknown argument tag '" + key + "' (expected node, dtype, memory_format, layout, device or float)");
+      fail(child(ptr, key), "unknown argument tag '" + key + "' (expected node, dtype, memory_format, layout, device, float or sym)");
     }
     default: fail(ptr, std::string("unsupported argument: ") + typeName(j));
   }

@@ -3,18 +3,25 @@
 // reproduces the same bytes.
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <cmath>
 
 #include "engine/dump/Dump.h"
+#include "engine/dump/ShapeEnvJson.h"
 
 namespace fathom {
 namespace {
 
 using json = nlohmann::ordered_json;
 
+// A symbolic size that replacements made constant ("128") is written as the integer it is.
 json symIntJson(const SymInt& s) {
-  if (s.isSymbolic()) return s.str();
-  return s.hint();
+  if (!s.isSymbolic()) return s.hint();
+  std::string text = s.str();
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc() && end == text.data() + text.size()) return v;
+  return text;
 }
 
 json symIntListJson(const SymIntList& l) {
@@ -56,7 +63,10 @@ json argJson(const Value& v, const Graph& g) {
     const Graph& g;
     json operator()(const None&) const { return nullptr; }
     json operator()(bool b) const { return b; }
-    json operator()(const SymInt& i) const { return symIntJson(i); }
+    json operator()(const SymInt& i) const {
+      json j = symIntJson(i);
+      return j.is_string() ? tagged("sym", j.get<std::string>()) : j;
+    }
     json operator()(double d) const {
       if (std::isnan(d)) return tagged("float", "nan");
       if (std::isinf(d)) return tagged("float", d > 0 ? "inf" : "-inf");
@@ -134,6 +144,7 @@ std::string serializeDump(const Dump& dump) {
     for (const auto& [k, v] : dump.producer) producer[k] = v;
     out += ",\n  \"producer\": " + producer.dump();
   }
+  if (dump.shapeEnv) out += ",\n  \"shape_env\": " + dumpread::shapeEnvText(*dump.shapeEnv, "  ");
   out += ",\n  \"graphs\": {";
   for (size_t gi = 0; gi < dump.graphs.size(); ++gi) {
     // Not a structured binding: clang before 16 cannot capture one in the lambda below.

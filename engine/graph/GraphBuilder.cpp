@@ -34,15 +34,16 @@ Value GraphBuilder::fakeArgument(const Value& v) const {
   return v;
 }
 
-std::string GraphBuilder::sourceOf(const std::source_location& loc) const {
+std::string sourceLocationText(const std::source_location& loc) {
   std::string_view file = loc.file_name();
 #ifdef FATHOM_SOURCE_DIR
-  // Paths relative to the checkout keep dumps identical across machines.
   constexpr std::string_view root = FATHOM_SOURCE_DIR;
   if (file.starts_with(root)) file.remove_prefix(root.size());
 #endif
   return std::string(file) + ":" + std::to_string(loc.line());
 }
+
+std::string GraphBuilder::sourceOf(const std::source_location& loc) const { return sourceLocationText(loc); }
 
 NodeRef GraphBuilder::call(std::string_view opName, ValueList args, Kwargs kwargs, std::string name,
                            std::source_location loc) {
@@ -71,6 +72,7 @@ NodeRef GraphBuilder::call(std::string_view opName, ValueList args, Kwargs kwarg
   n.stage = stage_;
   auto bound = bindArguments(op->schema, n.args, n.kwargs);
   if (bound.ok()) {
+    if (beforeMeta_) beforeMeta_(n);
     ValueList fake;
     fake.reserve(bound->size());
     for (const auto& a : *bound) fake.push_back(fakeArgument(a));

@@ -13,6 +13,7 @@
 // finish() reports that first error with the node it happened at.
 #pragma once
 
+#include <functional>
 #include <source_location>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@
 #include "engine/graph/Graph.h"
 
 namespace fathom {
+
+// "engine/x.cpp:42": the file relative to the checkout (dumps stay identical across machines).
+std::string sourceLocationText(const std::source_location& loc);
 
 // A fake tensor with contiguous strides.
 TensorMeta fakeTensor(DType dtype, const SymIntList& sizes);
@@ -47,9 +51,18 @@ class GraphBuilder {
   };
   ModuleScope module(const std::string& name) { return ModuleScope(*this, name); }
   void setStage(std::string stage) { stage_ = std::move(stage); }
+  // Called by call() for each new call node, after its name, op, arguments and provenance are
+  // set and before its meta function runs: a shape environment learns which node (and user
+  // code) the guards the meta function records belong to.
+  void setBeforeMeta(std::function<void(const Node&)> hook) { beforeMeta_ = std::move(hook); }
+
+  // The first error of a call, if any (finish() reports it too).
+  const Error* error() const { return error_ ? &*error_ : nullptr; }
 
   // The recorded fake value of a node built so far.
   const Value& valueOf(NodeRef r) const { return graph_.node(r).val; }
+  // The graph built so far.
+  const Graph& graph() const { return graph_; }
   Result<Graph> finish();
 
  private:
@@ -60,6 +73,7 @@ class GraphBuilder {
   std::string module_;
   std::string stage_;
   std::optional<Error> error_;
+  std::function<void(const Node&)> beforeMeta_;
 };
 
 }  // namespace fathom

@@ -4,6 +4,7 @@
 namespace fathom {
 class OpRegistry;
 void registerStructuralOps(OpRegistry& registry);
+void registerSymIntOps(OpRegistry& registry);
 void registerPointwiseOps(OpRegistry& registry);
 void registerReductionOps(OpRegistry& registry);
 void registerMatmulOps(OpRegistry& registry);

@@ -194,6 +194,9 @@ std::string SchemaType::str() const {
 
 std::string FunctionSchema::qualifiedName() const {
   if (ns.empty()) return name;
+  // FX records symbolic size arithmetic as Python's operator.mul etc.: plain functions, not
+  // OpOverloads, so their names have no overload part (".default").
+  if (ns == "operator") return ns + "." + name;
   return ns + "." + name + "." + (overload.empty() ? "default" : overload);
 }
 

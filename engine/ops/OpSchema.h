@@ -47,7 +47,7 @@ struct FunctionSchema {
   std::vector<SchemaArg> args;
   std::vector<SchemaArg> returns;
 
-  // "aten.add.Tensor", "aten.relu.default", "getitem".
+  // "aten.add.Tensor", "aten.relu.default", "getitem", "operator.mul" (no overload part).
   std::string qualifiedName() const;
   std::string str() const;
 };

@@ -8,6 +8,7 @@ namespace fathom {
 
 void registerBuiltinOps(OpRegistry& registry) {
   registerStructuralOps(registry);   // getitem
+  registerSymIntOps(registry);       // sym_size, operator.add / sub / mul / floordiv
   registerPointwiseOps(registry);    // add, sub, mul, div, neg, relu, threshold_backward, ...
   registerReductionOps(registry);    // sum, mean, amax, max.dim, var, argmax, cumsum
   registerMatmulOps(registry);       // mm, addmm, bmm, baddbmm

@@ -122,10 +122,38 @@ fi
 usage_error "unknown sample 'nope' (available: mlp" sample nope -o "$T/x.fathom.json"
 usage_error "-o FILE is required" sample mlp
 
+# --- trace and guards --------------------------------------------------------------------------------
+ok trace --list && grep -q '^  bert' "$T/out" || fail "trace --list: no bert"
+ok trace --list --json && expect_jq '[.models[].name] == ["mlp", "bert", "resnet18", "gpt2"]' "$T/out" "trace --list --json"
+for m in mlp bert resnet18 gpt2; do
+  ok trace "$m" -o "$T/$m.static.json" && ok guards "$T/$m.static.json" && grep -q "static trace" "$T/out" || fail "trace $m static"
+  ok trace "$m" --dynamic -o "$T/$m.dyn.json" --trace-log "$T/$m.log" --json || continue
+  expect_jq '.dynamic == true and .symbols >= 1 and .nodes > 10 and (.trace_ms | type) == "number"' "$T/out" "trace $m --json keys"
+  ok guards "$T/$m.dyn.json" --json &&
+    expect_jq '.symbolic and (.guards + .specializations | all(has("expr") and has("stage") and has("node") and has("op") and has("source") and has("reason")))' "$T/out" "guards $m --json keys"
+  expect_jq '.guards | all(.stage == "trace" and (.source | test("^samples/models/.*[.]cpp:[0-9]+$")))' "$T/out" "guards $m: provenance points at the model code"
+  ok info "$T/$m.dyn.json" && ok run "$T/$m.dyn.json" || fail "info/run of the symbolic $m dump"
+  checks=$((checks + 1)); jq -se 'map(.event) | index("compile_start") != null and index("graph_captured") != null and index("compile_end") != null' "$T/$m.log" >/dev/null || fail "trace log of $m lacks compile events"
+done
+ok trace bert --dynamic -o "$T/bert.fathom.json" --force
+usage_error "exists; pass --force" trace bert -o "$T/bert.fathom.json"
+ok guards "$T/bert.fathom.json" && grep -q 's1 < 512' "$T/out" && grep -q 'BertModel.cpp' "$T/out" || fail "guards text: BERT's position-embedding guard"
+ok trace bert --dynamic --calls 8x128,4x128,4x64,1x64 --json --trace-log "$T/calls.log"
+expect_jq '[.calls[].result] == ["miss", "hit", "hit", "miss"] and .compiles == 2 and .hits == 2' "$T/out" "trace --calls: hits and misses"
+expect_jq '.calls[3].failures | length >= 1 and all(has("expr") and has("kind") and has("actual") and has("source") and has("reason"))' "$T/out" "trace --calls: failure keys"
+expect_jq '.calls[3].failures[0].expr == "s0 >= 2"' "$T/out" "trace --calls: batch 1 fails the range guard"
+checks=$((checks + 1)); grep -q '"event":"recompile".*s0 >= 2' "$T/calls.log" || fail "trace log: recompile event with its failing guard"
+ok trace bert --calls 8x128,4x128 --json && expect_jq '.calls[1].failures | map(.kind) | unique == ["static"]' "$T/out" "static trace: sizes are static guards"
+usage_error "unknown model 'nope'" trace nope
+usage_error "a MODEL is required" trace
+usage_error "--calls: 'eightx128' is not BATCHxSEQ" trace bert --calls eightx128
+usage_error "--calls 2x600: model bert: seq must be in [1, 512]" trace bert --dynamic --calls 8x128,2x600
+usage_error "guards: DUMP is required" guards
+
 # --- help, version, bad usage ----------------------------------------------------------------------
 ok --help && grep -q 'Usage: fathom' "$T/out" || fail "--help"
 ok --version && grep -Eq '^fathom [0-9]+\.[0-9]+' "$T/out" || fail "--version"
-for sub in info show run sample; do
+for sub in info show run sample trace guards; do
   ok "$sub" --help && grep -q "Usage: fathom $sub" "$T/out" && grep -q -- '--json' "$T/out" || fail "$sub --help: usage or --json missing"
 done
 usage_error "a subcommand is required"

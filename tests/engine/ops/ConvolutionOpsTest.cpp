@@ -238,15 +238,7 @@ class Symbol : public SymNodeImpl {
   }
   bool decide(SymRel rel, const SymInt& other, std::string_view) const override {
     const int64_t o = other.hint();
-    switch (rel) {
-      case SymRel::Eq: return hint_ == o;
-      case SymRel::Ne: return hint_ != o;
-      case SymRel::Lt: return hint_ < o;
-      case SymRel::Le: return hint_ <= o;
-      case SymRel::Gt: return hint_ > o;
-      case SymRel::Ge: return hint_ >= o;
-    }
-    return false;
+    return compareInts(rel, hint_, o);
   }
 
  private:

@@ -43,15 +43,7 @@ class RecordingNode : public SymNodeImpl, public std::enable_shared_from_this<Re
   bool decide(SymRel rel, const SymInt& other, std::string_view reason) const override {
     log_->push_back({text_, other.str(), rel, std::string(reason)});
     const int64_t o = other.hint();
-    switch (rel) {
-      case SymRel::Eq: return hint_ == o;
-      case SymRel::Ne: return hint_ != o;
-      case SymRel::Lt: return hint_ < o;
-      case SymRel::Le: return hint_ <= o;
-      case SymRel::Gt: return hint_ > o;
-      case SymRel::Ge: return hint_ >= o;
-    }
-    return false;
+    return compareInts(rel, hint_, o);
   }
 
  private:

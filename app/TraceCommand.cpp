@@ -1,0 +1,276 @@
+// `fathom trace MODEL [--layers N] [--batch B] [--seq S] [--dynamic] [-o OUT] [--trace-log FILE]
+//                     [--calls BxS,...] [--json]`, `fathom trace --list`:
+// traces a sample model (samples/models) on fake tensors - static, or with symbolic input sizes -
+// and writes the dump: graph, ShapeEnv (symbols, ranges, sources, replacements) and every guard
+// with its provenance. --calls simulates a guarded cache: each call's input sizes are checked
+// against the entries compiled so far; a miss lists every failing guard of every entry and
+// retraces.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "app/CliCommon.h"
+#include "engine/cache/GuardedCache.h"
+#include "engine/cache/ShapeTracing.h"
+#include "samples/models/Models.h"
+
+namespace fathom::cli {
+namespace {
+
+struct TraceOptions {
+  std::string model;
+  bool list = false;
+  int64_t layers = 0, batch = 0, seq = 0;
+  bool dynamic = false, noDuckSizing = false, json = false, force = false;
+  std::string out, traceLog, calls;
+};
+
+struct CallSpec {
+  int64_t batch = 0, seq = 0;
+  std::string text;
+};
+
+// "8x128,4x128,4x64" -> {8,128}, {4,128}, {4,64}; a bare "8" keeps the model's seq.
+Result<std::vector<CallSpec>> parseCalls(const std::string& text) {
+  std::vector<CallSpec> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    CallSpec c{0, 0, item};
+    const auto x = item.find('x');
+    auto number = [&](const std::string& s, int64_t* v) {
+      try {
+        size_t used = 0;
+        *v = std::stoll(s, &used);
+        return used == s.size() && *v > 0;
+      } catch (const std::exception&) {
+        return false;
+      }
+    };
+    if (!number(item.substr(0, x), &c.batch) || (x != std::string::npos && !number(item.substr(x + 1), &c.seq)))
+      return invalidInput("--calls: '" + item + "' is not BATCHxSEQ with positive integers (e.g. 8x128)");
+    out.push_back(c);
+  }
+  if (out.empty()) return invalidInput("--calls: no calls given (e.g. --calls 8x128,4x128)");
+  return out;
+}
+
+Json failureJson(size_t entry, const sym::GuardFailure& f) {
+  return {{"entry", entry}, {"kind", f.kind}, {"expr", f.expr}, {"actual", f.actual}, {"stage", f.where.stage},
+          {"node", f.where.node}, {"op", f.where.op}, {"source", f.where.source}, {"module", f.where.module},
+          {"reason", f.reason}};
+}
+
+std::string failureText(const sym::GuardFailure& f) {
+  std::string out = f.expr + "  [" + f.kind + "]";
+  if (!f.actual.empty()) out += "  with " + f.actual;
+  if (!f.where.node.empty()) out += "\n          from %" + f.where.node + " = " + f.where.op;
+  if (!f.where.source.empty()) out += "  at " + f.where.source;
+  if (!f.where.module.empty()) out += "  in " + f.where.module;
+  if (!f.reason.empty()) out += "\n          why: " + f.reason;
+  return out;
+}
+
+std::string oneLine(std::string text) {
+  for (size_t at; (at = text.find("\n          ")) != std::string::npos;) text.replace(at, 11, "; ");
+  return text;
+}
+
+std::string plural(size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+Json traceSummaryJson(const ShapeTrace& t) {
+  const Graph& g = t.dump.graphs.front().graph;
+  return {{"nodes", g.size()}, {"symbols", t.env->symbols().size()}, {"guards", t.env->guards().size()},
+          {"specializations", t.env->specializations().size()}, {"trace_ms", t.traceMs}};
+}
+
+struct Traced {
+  ShapeTrace trace;
+  std::vector<std::vector<int64_t>> sizes;
+};
+
+Result<Traced> traceOnce(const TraceOptions& o, const models::ModelOptions& mo, TraceLog* log, int64_t compileId) {
+  auto model = models::buildModel(o.model, mo);
+  FATHOM_TRY(model);
+  ShapeTraceOptions so;
+  so.dynamic = o.dynamic;
+  so.shapes.duckSizing = !o.noDuckSizing;
+  so.log = log;
+  so.compileId = compileId;
+  auto t = traceWithShapes(**model, so);
+  FATHOM_TRY(t);
+  Traced out{std::move(*t), {}};
+  out.sizes = inputSizes(out.trace.dump.inputs.front().second);
+  return out;
+}
+
+void addProducer(Dump& d, const TraceOptions& o, const models::ModelOptions& mo) {
+  d.producer.emplace_back("command", "fathom trace " + o.model + (o.dynamic ? " --dynamic" : ""));
+  d.producer.emplace_back("dynamic", o.dynamic ? "true" : "false");
+  (void)mo;
+}
+
+int simulateCalls(const TraceOptions& o, models::ModelOptions mo, TraceLog& log) {
+  auto calls = parseCalls(o.calls);
+  if (!calls.ok()) return reportError(calls.error());
+  // Every call's options are checked before the first trace, so a bad one stops nothing halfway.
+  for (const CallSpec& c : *calls) {
+    models::ModelOptions callOptions = mo;
+    callOptions.batch = c.batch;
+    if (c.seq) callOptions.seq = c.seq;
+    if (auto model = models::buildModel(o.model, callOptions); !model.ok())
+      return reportError(invalidInput("--calls " + c.text + ": " + model.error().message));
+  }
+  GuardedCache cache;
+  Json callsJson = Json::array();
+  int64_t compiles = 0, hits = 0;
+  for (size_t i = 0; i < calls->size(); ++i) {
+    const CallSpec& c = (*calls)[i];
+    models::ModelOptions callOptions = mo;
+    callOptions.batch = c.batch;
+    if (c.seq) callOptions.seq = c.seq;
+    auto model = models::buildModel(o.model, callOptions);
+    if (!model.ok()) return reportError(model.error());
+    const auto sizes = inputSizes(frontend::exampleInputs(**model));
+    CacheLookup look = cache.lookup(sizes);
+    Json j = {{"call", i + 1}, {"sizes", c.text}};
+    if (look.hit) {
+      ++hits;
+      const CacheEntry& e = cache.entries()[*look.hit];
+      log.emit("cache_hit", e.compileId, "compile", {{"call", c.text}, {"entry", static_cast<int64_t>(*look.hit)}});
+      j["result"] = "hit";
+      j["entry"] = *look.hit;
+      j["compile_id"] = e.compileId;
+      if (!o.json) std::cout << "call " << i + 1 << "  " << c.text << "  hit   entry #" << *look.hit << " (compiled for " << e.label << ")\n";
+    } else {
+      Json failures = Json::array();
+      std::vector<std::string> reasons;
+      for (const auto& [entry, fs] : look.failures)
+        for (const auto& f : fs) {
+          failures.push_back(failureJson(entry, f));
+          reasons.push_back("entry #" + std::to_string(entry) + ": " + oneLine(failureText(f)));
+        }
+      const int64_t compileId = compiles++;
+      if (!cache.entries().empty())
+        log.emit("recompile", compileId, "compile", {{"call", c.text}, {"failing_guards", reasons}});
+      auto traced = traceOnce(o, callOptions, &log, compileId);
+      if (!traced.ok()) return reportError(traced.error());
+      auto guards = guardSetOf(traced->trace.dump.graphs.front().graph, *traced->trace.env);
+      if (!guards.ok()) return reportError(guards.error());
+      const size_t entry = cache.add({compileId, c.text, std::move(*guards)});
+      j["result"] = "miss";
+      j["entry"] = entry;
+      j["compile_id"] = compileId;
+      j["failures"] = std::move(failures);
+      j["trace"] = traceSummaryJson(traced->trace);
+      if (!o.json) {
+        std::cout << "call " << i + 1 << "  " << c.text << "  miss  compiled entry #" << entry << " ("
+                  << plural(traced->trace.env->guards().size(), "guard") << ", " << traced->trace.traceMs << " ms)"
+                  << (look.failures.empty() ? "  first call\n" : "\n");
+        for (const auto& [e, fs] : look.failures) {
+          std::cout << "      entry #" << e << " (" << cache.entries()[e].label << "): " << plural(fs.size(), "failing guard") << "\n";
+          for (const auto& f : fs) std::cout << "        " << failureText(f) << "\n";
+        }
+      }
+    }
+    callsJson.push_back(std::move(j));
+  }
+  if (o.json) {
+    printJson({{"model", o.model}, {"dynamic", o.dynamic}, {"calls", std::move(callsJson)}, {"compiles", compiles}, {"hits", hits}});
+  } else {
+    std::cout << calls->size() << " calls: " << hits << " hits, " << compiles << " compiles\n";
+  }
+  return kExitOk;
+}
+
+int listModels(bool json) {
+  Json out = Json::array();
+  for (const auto& m : models::allModels()) {
+    out.push_back({{"name", m.name}, {"description", m.description}, {"layers", m.defaults.layers},
+                   {"batch", m.defaults.batch}, {"seq", m.defaults.seq}});
+    if (!json)
+      std::cout << "  " << m.name << std::string(10 - std::min<size_t>(9, m.name.size()), ' ') << m.description
+                << "  (defaults: layers " << m.defaults.layers << ", batch " << m.defaults.batch << ", seq "
+                << m.defaults.seq << ")\n";
+  }
+  if (json) printJson({{"models", std::move(out)}});
+  return kExitOk;
+}
+
+int runTrace(const TraceOptions& o) {
+  if (o.list) return listModels(o.json);
+  if (o.model.empty()) return usageError("trace: a MODEL is required (see 'fathom trace --list')");
+  if (!models::findModel(o.model)) {
+    std::string names;
+    for (const auto& m : models::allModels()) names += (names.empty() ? "" : ", ") + m.name;
+    return usageError("trace: unknown model '" + o.model + "' (models: " + names + ")");
+  }
+  if (o.layers < 0 || o.batch < 0 || o.seq < 0) return usageError("trace: --layers, --batch and --seq must be positive");
+  models::ModelOptions mo;
+  mo.layers = o.layers;
+  mo.batch = o.batch;
+  mo.seq = o.seq;
+
+  TraceLog log;
+  if (!o.traceLog.empty()) {
+    auto opened = TraceLog::open(o.traceLog);
+    if (!opened.ok()) return reportError(opened.error());
+    log = std::move(*opened);
+  }
+  if (!o.calls.empty()) return simulateCalls(o, mo, log);
+
+  auto traced = traceOnce(o, mo, &log, 0);
+  if (!traced.ok()) return reportError(traced.error());
+  Dump& dump = traced->trace.dump;
+  addProducer(dump, o, mo);
+  if (!o.out.empty()) {
+    if (!o.force && std::ifstream(o.out).good())
+      return usageError("trace: " + o.out + " exists; pass --force to overwrite it");
+    if (auto s = saveDump(dump, o.out); !s.ok()) return reportError(s.error());
+  }
+  const ShapeTrace& t = traced->trace;
+  if (o.json) {
+    Json j = {{"model", o.model}, {"dynamic", o.dynamic}, {"output", o.out.empty() ? Json(nullptr) : Json(o.out)}};
+    j.update(traceSummaryJson(t));
+    Json symbols = Json::array();
+    for (const auto& s : t.env->symbols()) symbols.push_back({{"name", s.name}, {"hint", s.hint}, {"sources", s.sources}});
+    j["symbol_list"] = std::move(symbols);
+    printJson(j);
+  } else {
+    std::cout << "traced " << o.model << (o.dynamic ? " (dynamic)" : " (static)") << ": "
+              << plural(dump.graphs.front().graph.size(), "node") << ", " << plural(t.env->symbols().size(), "symbol") << ", "
+              << plural(t.env->guards().size(), "guard") << ", " << plural(t.env->specializations().size(), "specialization") << " in "
+              << t.traceMs << " ms\n";
+    for (const auto& s : t.env->symbols()) {
+      std::cout << "  " << s.name << " = " << s.hint << " from ";
+      for (size_t i = 0; i < s.sources.size(); ++i) std::cout << (i ? ", " : "") << s.sources[i];
+      std::cout << "\n";
+    }
+    if (!o.out.empty()) std::cout << "wrote " << o.out << " (see its guards: fathom guards " << o.out << ")\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command addTraceCommand(CLI::App& parent) {
+  auto o = std::make_shared<TraceOptions>();
+  CLI::App* app = parent.add_subcommand("trace", "Trace a sample model (static or --dynamic) into a dump with its guards");
+  app->add_option("MODEL", o->model, "The model: mlp, bert, resnet18, gpt2 (see --list)");
+  app->add_flag("--list", o->list, "List the models and their default options");
+  app->add_option("--layers", o->layers, "Layers (bert, gpt2 blocks; mlp linear layers)");
+  app->add_option("--batch", o->batch, "Batch size of the example inputs");
+  app->add_option("--seq", o->seq, "Sequence length (bert, gpt2) or image size (resnet18)");
+  app->add_flag("--dynamic", o->dynamic, "Make every input dimension symbolic (s0, s1, ...)");
+  app->add_flag("--no-duck-sizing", o->noDuckSizing, "Give equal input sizes separate symbols");
+  app->add_option("-o,--output", o->out, "Write the dump (graph, shape_env with guards, example inputs) here");
+  app->add_flag("--force", o->force, "Overwrite --output if it exists");
+  app->add_option("--trace-log", o->traceLog, "Append the events (symbols, guards, compiles, recompiles) as JSON lines");
+  app->add_option("--calls", o->calls, "Simulate calls with these input sizes, e.g. 8x128,4x128,4x64: hits, misses, reasons");
+  app->add_flag("--json", o->json, "Print JSON: {model, dynamic, nodes, symbols, guards, ...} or, with --calls, "
+                                   "{calls: [{call, sizes, result, entry, failures: [...]}], compiles, hits}");
+  return {app, [o] { return runTrace(*o); }};
+}
+
+}  // namespace fathom::cli

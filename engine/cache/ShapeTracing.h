@@ -1,0 +1,36 @@
+// ShapeTracing: traces a frontend Model with a ShapeEnv behind the tracer's hooks - input
+// dimensions become symbols (or stay concrete in a static trace), every op's guards learn their
+// node, op, source line and module - and reports the events to a TraceLog.
+#pragma once
+
+#include <memory>
+
+#include "engine/core/TraceLog.h"
+#include "engine/dump/Dump.h"
+#include "engine/frontend/Model.h"
+#include "engine/symbolic/GuardSet.h"
+#include "engine/symbolic/ShapeEnv.h"
+
+namespace fathom {
+
+struct ShapeTraceOptions {
+  bool dynamic = false;          // input dimensions become symbols
+  sym::ShapeEnvOptions shapes;   // duck sizing, 0/1 specialization
+  TraceLog* log = nullptr;       // events go here when set
+  int64_t compileId = 0;
+};
+
+struct ShapeTrace {
+  Dump dump;                             // graph "forward", example inputs, shape_env when dynamic
+  std::shared_ptr<sym::ShapeEnv> env;    // the trace's env (empty for a static trace)
+  double traceMs = 0;
+};
+
+Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptions& options);
+
+// The guard set of a traced graph: its placeholders' recorded sizes and the env's guards.
+Result<sym::GuardSet> guardSetOf(const Graph& graph, const sym::ShapeEnv& env);
+// The sizes of a graph's placeholders as a call would present them (from example inputs).
+std::vector<std::vector<int64_t>> inputSizes(const std::vector<ExampleInput>& inputs);
+
+}  // namespace fathom

@@ -1,0 +1,46 @@
+// Size arithmetic as graph nodes, as FX records it when sizes are symbolic:
+//   aten.sym_size.default(Tensor self, int dim) -> SymInt   (x.size(d))
+//   operator.add / sub / mul / floordiv(SymInt a, SymInt b) -> SymInt
+// Meta functions compute over SymInt (a symbolic size stays symbolic, its expression extended);
+// kernels see concrete sizes and return plain ints. The operator ops live in the "operator"
+// namespace because FX records Python's operator functions there, not ATen overloads.
+#include "engine/core/Error.h"
+#include "engine/ops/OpArgs.h"
+#include "engine/ops/OpFamilies.h"
+#include "engine/ops/OpRegistry.h"
+
+namespace fathom {
+namespace {
+
+ValueList symSizeMeta(const ValueList& args) {
+  const TensorMeta& self = metaArg(args, 0);
+  return {self.sizes[static_cast<size_t>(wrapDim(intArg(args, 1), self.dim()))]};
+}
+
+ValueList symSizeKernel(const ValueList& args) {
+  const Tensor& self = tensorArg(args, 0);
+  return {self.size(wrapDim(intArg(args, 1), self.dim()))};
+}
+
+// One binary operator: the same function serves meta (symbolic operands) and kernel (ints).
+template <SymOp Op>
+ValueList binary(const ValueList& args) {
+  const SymInt a = symIntArg(args, 0), b = symIntArg(args, 1);
+  if constexpr (Op == SymOp::FloorDiv) {
+    if (!b.isSymbolic()) FATHOM_CHECK(b.hint() != 0, "integer division or modulo by zero");
+  }
+  return {SymInt::combine(Op, a, b)};
+}
+
+}  // namespace
+
+void registerSymIntOps(OpRegistry& registry) {
+  (void)registry.add("aten::sym_size(Tensor self, int dim) -> SymInt", symSizeMeta, symSizeKernel);
+  (void)registry.add("operator::add(SymInt a, SymInt b) -> SymInt", binary<SymOp::Add>, binary<SymOp::Add>);
+  (void)registry.add("operator::sub(SymInt a, SymInt b) -> SymInt", binary<SymOp::Sub>, binary<SymOp::Sub>);
+  (void)registry.add("operator::mul(SymInt a, SymInt b) -> SymInt", binary<SymOp::Mul>, binary<SymOp::Mul>);
+  (void)registry.add("operator::floordiv(SymInt a, SymInt b) -> SymInt", binary<SymOp::FloorDiv>,
+                     binary<SymOp::FloorDiv>);
+}
+
+}  // namespace fathom
