@@ -19,6 +19,7 @@ void putContext(Json& j, const sym::GuardContext& c) {
   j["stage"] = c.stage;
   j["node"] = c.node;
   j["op"] = c.op;
+  j["args"] = c.argNames;
   j["source"] = c.source;
   j["module"] = c.module;
 }
@@ -49,7 +50,11 @@ Json guardsJson(const sym::ShapeEnv* env, const std::string& path) {
 
 std::string where(const sym::GuardContext& c) {
   std::string out;
-  if (!c.node.empty()) out += "%" + c.node + " = " + c.op;
+  if (!c.node.empty()) {
+    out += "%" + c.node + " = " + c.op + "(";
+    for (size_t i = 0; i < c.argNames.size(); ++i) out += (i ? ", %" : "%") + c.argNames[i];
+    out += ")";
+  }
   if (!c.source.empty()) out += (out.empty() ? "" : "  at ") + c.source;
   if (!c.module.empty()) out += (out.empty() ? "" : "  in ") + c.module;
   return out.empty() ? "(no node)" : out;

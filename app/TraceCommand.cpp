@@ -5,6 +5,7 @@
 // with its provenance. --calls simulates a guarded cache: each call's input sizes are checked
 // against the entries compiled so far; a miss lists every failing guard of every entry and
 // retraces.
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -74,6 +75,12 @@ std::string failureText(const sym::GuardFailure& f) {
 
 std::string oneLine(std::string text) {
   for (size_t at; (at = text.find("\n          ")) != std::string::npos;) text.replace(at, 11, "; ");
+  return text;
+}
+
+std::string millis(double ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f ms", ms);
   return text;
 }
 
@@ -166,7 +173,7 @@ int simulateCalls(const TraceOptions& o, models::ModelOptions mo, TraceLog& log)
       j["trace"] = traceSummaryJson(traced->trace);
       if (!o.json) {
         std::cout << "call " << i + 1 << "  " << c.text << "  miss  compiled entry #" << entry << " ("
-                  << plural(traced->trace.env->guards().size(), "guard") << ", " << traced->trace.traceMs << " ms)"
+                  << plural(traced->trace.env->guards().size(), "guard") << ", " << millis(traced->trace.traceMs) << ")"
                   << (look.failures.empty() ? "  first call\n" : "\n");
         for (const auto& [e, fs] : look.failures) {
           std::cout << "      entry #" << e << " (" << cache.entries()[e].label << "): " << plural(fs.size(), "failing guard") << "\n";
@@ -179,7 +186,8 @@ int simulateCalls(const TraceOptions& o, models::ModelOptions mo, TraceLog& log)
   if (o.json) {
     printJson({{"model", o.model}, {"dynamic", o.dynamic}, {"calls", std::move(callsJson)}, {"compiles", compiles}, {"hits", hits}});
   } else {
-    std::cout << calls->size() << " calls: " << hits << " hits, " << compiles << " compiles\n";
+    std::cout << plural(calls->size(), "call") << ": " << plural(static_cast<size_t>(hits), "hit") << ", "
+              << plural(static_cast<size_t>(compiles), "compile") << "\n";
   }
   return kExitOk;
 }
@@ -241,7 +249,7 @@ int runTrace(const TraceOptions& o) {
     std::cout << "traced " << o.model << (o.dynamic ? " (dynamic)" : " (static)") << ": "
               << plural(dump.graphs.front().graph.size(), "node") << ", " << plural(t.env->symbols().size(), "symbol") << ", "
               << plural(t.env->guards().size(), "guard") << ", " << plural(t.env->specializations().size(), "specialization") << " in "
-              << t.traceMs << " ms\n";
+              << millis(t.traceMs) << "\n";
     for (const auto& s : t.env->symbols()) {
       std::cout << "  " << s.name << " = " << s.hint << " from ";
       for (size_t i = 0; i < s.sources.size(); ++i) std::cout << (i ? ", " : "") << s.sources[i];

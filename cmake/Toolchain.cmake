@@ -1,11 +1,19 @@
 # Compiler setup shared by every target: ccache, warnings, and the sanitizer build.
+#
+# Compile commands carry no absolute path of the checkout, so a clone elsewhere (CI's fresh clone)
+# hits the cache this machine filled: ccache rewrites paths under the source root to relative ones
+# (base_dir) and does not hash the build directory (hash_dir), and -ffile-prefix-map makes
+# __FILE__ / std::source_location relative too ("samples/models/BertModel.cpp:88", which is also
+# what provenance should say). Paths the code needs at run time come from one small file each
+# (tests/TestDataDir.cpp), not from -D flags on every file.
 find_program(CCACHE_PROGRAM ccache)
 if(CCACHE_PROGRAM)
-  set(CMAKE_CXX_COMPILER_LAUNCHER ${CCACHE_PROGRAM})
-  set(CMAKE_C_COMPILER_LAUNCHER ${CCACHE_PROGRAM})
+  set(_ccache ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=true ${CCACHE_PROGRAM})
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${_ccache})
+  set(CMAKE_C_COMPILER_LAUNCHER ${_ccache})
 endif()
 
-add_compile_options(-Wall -Wextra -Wno-unused-parameter)
+add_compile_options(-Wall -Wextra -Wno-unused-parameter -ffile-prefix-map=${PROJECT_SOURCE_DIR}/=)
 
 # FATHOM_SANITIZE=ON builds everything with AddressSanitizer + UndefinedBehaviorSanitizer
 # (`./fathom test --sanitize` uses its own build directory for it).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A first look at Fathom for a new user (`./fathom demo` runs it): what a dump holds, its graph,
-# a run on real tensors, and what Fathom says about a broken dump.
+# a run on real tensors, a symbolic trace with its guards, and what Fathom says about a broken dump.
 #   usage: samples/demo.sh PATH/TO/fathom
 set -euo pipefail
 FATHOM=${1:-build/app/fathom}
@@ -28,6 +28,15 @@ heading "Run it on real tensors (seeded example inputs): output layouts and chec
 BERT=samples/bert.fathom.json
 heading "A BERT-base encoder layer: the same run, PyTorch's values (tests/oracle/samples/bert.json)" "run $BERT"
 "$FATHOM" run "$BERT"
+
+TRACED=$(mktemp -d)/bert-dynamic.fathom.json
+heading "Trace the BERT model with symbolic batch and sequence: symbols and guards" "trace bert --dynamic -o $TRACED"
+"$FATHOM" trace bert --dynamic -o "$TRACED"
+heading "Every guard with where it came from (node, op, model line, module) and why" "guards $TRACED"
+"$FATHOM" guards "$TRACED"
+heading "Calls through the guarded cache: hits, misses and every failing guard" "trace bert --dynamic --calls 8x128,4x64,1x64"
+"$FATHOM" trace bert --dynamic --calls 8x128,4x64,1x64
+rm -rf "$(dirname "$TRACED")"
 
 BAD=samples/bad/cycle.json
 heading "A broken dump: exit code 2 and one line naming the file, the place and the problem" "info $BAD"

@@ -18,6 +18,7 @@ void putContext(ojson& j, const sym::GuardContext& c) {
   j["stage"] = c.stage;
   j["node"] = c.node;
   j["op"] = c.op;
+  if (!c.argNames.empty()) j["args"] = c.argNames;
   j["source"] = c.source;
   j["module"] = c.module;
 }
@@ -97,6 +98,11 @@ sym::GuardContext readContext(const json& j, const Ptr& ptr) {
   c.op = optionalString(j, ptr, "op");
   c.source = optionalString(j, ptr, "source");
   c.module = optionalString(j, ptr, "module");
+  if (auto it = j.find("args"); it != j.end()) {
+    const Ptr ap = child(ptr, "args");
+    requireArray(*it, ap);
+    for (size_t i = 0; i < it->size(); ++i) c.argNames.push_back(requireString((*it)[i], child(ap, i)));
+  }
   return c;
 }
 
@@ -194,7 +200,7 @@ std::shared_ptr<sym::ShapeEnv> readShapeEnv(const json& j, const Ptr& ptr) {
       const json& g = (*it)[i];
       const Ptr p = child(gp, i);
       requireObject(g, p);
-      onlyKeys(g, p, {"expr", "stage", "node", "op", "source", "module", "reason", "count"});
+      onlyKeys(g, p, {"expr", "stage", "node", "op", "args", "source", "module", "reason", "count"});
       const Ptr ep = child(p, "expr");
       const std::string& text = requireString(requireKey(g, p, "expr"), ep);
       auto rel = sym::parseRelation(text);
@@ -218,7 +224,7 @@ std::shared_ptr<sym::ShapeEnv> readShapeEnv(const json& j, const Ptr& ptr) {
       const json& s = (*it)[i];
       const Ptr p = child(sp, i);
       requireObject(s, p);
-      onlyKeys(s, p, {"symbol", "value", "kind", "input", "stage", "node", "op", "source", "module", "reason"});
+      onlyKeys(s, p, {"symbol", "value", "kind", "input", "stage", "node", "op", "args", "source", "module", "reason"});
       const Ptr vp = child(p, "value");
       env->addSpecialization({optionalString(s, p, "symbol"), readExpr(requireKey(s, p, "value"), vp, *env),
                               requireString(requireKey(s, p, "kind"), child(p, "kind")), optionalString(s, p, "input"),

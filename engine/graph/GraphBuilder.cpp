@@ -34,8 +34,13 @@ Value GraphBuilder::fakeArgument(const Value& v) const {
   return v;
 }
 
+// File names come relative to the checkout: absolute ones are mapped by -ffile-prefix-map, and
+// ccache's base_dir hands the compiler paths relative to the build directory ("../engine/x.cpp"
+// from build/), whose leading "../" go here (cmake/Toolchain.cmake). A build without either
+// strips FATHOM_SOURCE_DIR when it defines one.
 std::string sourceLocationText(const std::source_location& loc) {
   std::string_view file = loc.file_name();
+  while (file.starts_with("../")) file.remove_prefix(3);
 #ifdef FATHOM_SOURCE_DIR
   constexpr std::string_view root = FATHOM_SOURCE_DIR;
   if (file.starts_with(root)) file.remove_prefix(root.size());

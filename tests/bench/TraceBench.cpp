@@ -16,6 +16,12 @@
 namespace fathom {
 namespace {
 
+ShapeTraceOptions dynamicShapes() {
+  ShapeTraceOptions o;
+  o.dynamic = true;
+  return o;
+}
+
 const models::ModelOptions kBert{.layers = 12, .batch = 8, .seq = 128};
 std::unique_ptr<frontend::Model> gModel;
 double gTraceMs = 0, gCheckNs = 0;
@@ -23,7 +29,7 @@ double gTraceMs = 0, gCheckNs = 0;
 void BM_TraceBert12Symbolic(benchmark::State& state) {
   size_t guards = 0, nodes = 0;
   for (auto _ : state) {
-    auto t = traceWithShapes(*gModel, {.dynamic = true});
+    auto t = traceWithShapes(*gModel, dynamicShapes());
     if (!t.ok()) {
       state.SkipWithError(t.error().str().c_str());
       break;
@@ -38,7 +44,7 @@ BENCHMARK(BM_TraceBert12Symbolic)->Unit(benchmark::kMillisecond)->MinTime(3.0)->
 
 // One call's question to the cache: do this entry's guards hold for input sizes 4x64?
 void BM_GuardSetCheck(benchmark::State& state) {
-  auto t = traceWithShapes(*gModel, {.dynamic = true});
+  auto t = traceWithShapes(*gModel, dynamicShapes());
   auto guards = guardSetOf(t->dump.graphs.front().graph, *t->env);
   auto other = models::buildModel("bert", {.layers = 12, .batch = 4, .seq = 64});
   if (!guards.ok() || !other.ok()) {

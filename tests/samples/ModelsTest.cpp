@@ -12,6 +12,7 @@
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
 #include "tests/engine/frontend/FrontendTestUtil.h"
+#include "tests/TestDataDir.h"
 
 namespace fathom::models {
 namespace {

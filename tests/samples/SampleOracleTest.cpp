@@ -12,6 +12,7 @@
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
 #include "samples/Samples.h"
+#include "tests/TestDataDir.h"
 
 namespace fathom {
 namespace {

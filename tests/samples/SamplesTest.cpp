@@ -6,6 +6,7 @@
 
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
+#include "tests/TestDataDir.h"
 
 namespace fathom {
 namespace {

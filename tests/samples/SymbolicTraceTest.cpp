@@ -14,10 +14,16 @@
 namespace fathom {
 namespace {
 
+ShapeTraceOptions dynamicShapes() {
+  ShapeTraceOptions o;
+  o.dynamic = true;
+  return o;
+}
+
 ShapeTrace traceDynamic(const std::string& name, const models::ModelOptions& options = {}) {
   auto model = models::buildModel(name, options);
   EXPECT_TRUE(model.ok()) << model.error().str();
-  auto t = traceWithShapes(**model, {.dynamic = true});
+  auto t = traceWithShapes(**model, dynamicShapes());
   EXPECT_TRUE(t.ok()) << t.error().str();
   return std::move(*t);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/dump/Dump.h"
+#include "tests/TestDataDir.h"
 
 namespace fathom {
 namespace {

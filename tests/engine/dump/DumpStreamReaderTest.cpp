@@ -11,6 +11,7 @@
 
 #include "engine/dump/Dump.h"
 #include "engine/dump/DumpStreamReader.h"
+#include "tests/TestDataDir.h"
 
 namespace fathom {
 namespace {

@@ -189,7 +189,9 @@ TEST(ConvolutionOpsTest, OutputMaskLeavesOutGradients) {
     for (size_t i = 0; i < 3; ++i) {
       EXPECT_EQ((*r.kernel)[i].isNone(), !mask[i]) << i;
       EXPECT_EQ((*r.meta)[i].isNone(), !mask[i]) << i;
-      if (mask[i]) EXPECT_EQ(valuesOf((*r.kernel)[i].as<Tensor>()), valuesOf((*full.kernel)[i].as<Tensor>())) << i;
+      if (mask[i]) {
+        EXPECT_EQ(valuesOf((*r.kernel)[i].as<Tensor>()), valuesOf((*full.kernel)[i].as<Tensor>())) << i;
+      }
     }
   }
 }

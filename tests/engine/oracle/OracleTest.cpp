@@ -22,6 +22,7 @@
 #include "engine/interp/Interpreter.h"
 #include "engine/ops/OpArgs.h"
 #include "engine/ops/OpRegistry.h"
+#include "tests/TestDataDir.h"
 
 namespace fathom {
 namespace {

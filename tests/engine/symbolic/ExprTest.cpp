@@ -192,7 +192,12 @@ TEST(SymExprProperty, SimplifierPreservesValuesIsIdempotentAndTerminates) {
     const auto start = std::chrono::steady_clock::now();
     auto e = build(tree);
     const auto elapsed = std::chrono::steady_clock::now() - start;
-    EXPECT_LT(elapsed, std::chrono::milliseconds(50)) << "expression " << i << " took too long to simplify";
+    // A termination watchdog, not a speed check: simplifying one of these takes microseconds, so
+    // only a rewrite loop or a blow-up gets near a second, even under sanitizers on a busy machine.
+    EXPECT_LT(elapsed, std::chrono::seconds(2)) << "expression " << i << " did not finish simplifying";
+    if (e) {
+      EXPECT_LE(e->size(), 2000u) << "expression " << i << " blew up: " << e->str();
+    }
     if (!e) continue;
     // Idempotent and round-trips through text.
     auto again = parseExpr(e->str());

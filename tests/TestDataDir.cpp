@@ -1,0 +1,3 @@
+#include "tests/TestDataDir.h"
+
+const char* fathom::testdata::checkoutDir() { return FATHOM_CHECKOUT_DIR; }
