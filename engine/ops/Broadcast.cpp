@@ -16,7 +16,7 @@ std::string sizesStr(const SymIntList& sizes) {
   return os.str();
 }
 
-SymIntList broadcastShapes(const SymIntList& a, const SymIntList& b) {
+SymIntList broadcastShapes(const SymIntList& a, const SymIntList& b, std::string_view aName, std::string_view bName) {
   const int64_t na = static_cast<int64_t>(a.size()), nb = static_cast<int64_t>(b.size());
   const int64_t n = std::max(na, nb);
   SymIntList out(static_cast<size_t>(n));
@@ -24,7 +24,11 @@ SymIntList broadcastShapes(const SymIntList& a, const SymIntList& b) {
     const int64_t offset = n - 1 - i, da = na - 1 - offset, db = nb - 1 - offset;
     const SymInt sa = da >= 0 ? a[da] : SymInt(1);
     const SymInt sb = db >= 0 ? b[db] : SymInt(1);
-    const std::string reason = "broadcast of dim " + std::to_string(i);
+    // Only symbolic sizes record a reason; concrete ones skip building it.
+    const std::string reason =
+        sa.isSymbolic() || sb.isSymbolic()
+            ? detail::concat("broadcast: dim ", da, " of ", aName, " (", sa.str(), ") vs dim ", db, " of ", bName, " (", sb.str(), ")")
+            : std::string();
     // 1s map to the other size (even 0), as in ATen's infer_size.
     if (symEq(sa, 1, reason)) {
       out[i] = sb;

@@ -1,16 +1,21 @@
 // Broadcasting, as ATen's ExpandUtils does it: the broadcast shape of two size lists
 // (infer_size) and the geometry of expanding a tensor to a size list (inferExpandGeometry).
 // Both are written over SymInt; every decision on a size goes through symEq and so becomes a
-// guard with a reason ("broadcast of dim 1") on symbolic sizes.
+// guard with a reason on symbolic sizes ("broadcast: dim 1 of %mask (s1) vs dim 1 of %scores (128)").
 #pragma once
+
+#include <string_view>
 
 #include "engine/tensor/TensorMeta.h"
 
 namespace fathom {
 
 // The broadcast of `a` and `b`; throws "The size of tensor a (3) must match the size of tensor
-// b (4) at non-singleton dimension 1" when they do not broadcast.
-SymIntList broadcastShapes(const SymIntList& a, const SymIntList& b);
+// b (4) at non-singleton dimension 1" when they do not broadcast. `aName`/`bName` name the
+// operands in guard reasons; "{arg1}" stands for the op's argument 1, which the shape
+// environment replaces with that node's name ("%scores").
+SymIntList broadcastShapes(const SymIntList& a, const SymIntList& b, std::string_view aName = "tensor a",
+                           std::string_view bName = "tensor b");
 
 struct Geometry {
   SymIntList sizes;

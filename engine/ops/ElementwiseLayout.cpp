@@ -25,25 +25,45 @@ struct ShapeInfo {
   bool allSameShape = true;  // enables the fast setup (a zero-dim among n-dim inputs disables it)
 };
 
-bool sameSizes(const SymIntList& a, const SymIntList& b) {
+bool sameStrides(const SymIntList& a, const SymIntList& b) {
   if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (!symEq(a[i], b[i], "elementwise: inputs of the same shape")) return false;
+  for (size_t d = 0; d < a.size(); ++d)
+    if (!symEq(a[d], b[d], "elementwise: inputs with the same strides")) return false;
   return true;
+}
+
+// `b` is operand i; guard reasons name the operands as broadcastShapes does.
+bool sameSizes(const SymIntList& a, const SymIntList& b, size_t i) {
+  if (a.size() != b.size()) return false;
+  for (size_t d = 0; d < a.size(); ++d) {
+    const bool symbolic = a[d].isSymbolic() || b[d].isSymbolic();
+    const std::string reason =
+        symbolic ? detail::concat("same shape: dim ", d, " of ", i == 1 ? "{arg0}" : "the others", " (", a[d].str(),
+                                  ") vs dim ", d, " of {arg", i, "} (", b[d].str(), ")")
+                 : std::string();
+    if (!symEq(a[d], b[d], reason)) return false;
+  }
+  return true;
+}
+
+// How guard reasons name the operands broadcast so far and operand i ("{argN}": see Broadcast.h).
+std::string operandsName(size_t i) {
+  return i == 1 ? "{arg0}" : "the broadcast of {arg0}.." + std::string("{arg") + std::to_string(i - 1) + "}";
 }
 
 ShapeInfo computeShape(const std::vector<ElementwiseOperand>& inputs) {
   ShapeInfo info;
   bool hasScalars = false, hasTensors = false;
-  for (const auto& in : inputs) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto& in = inputs[i];
     const SymIntList& s = in.meta.sizes;
     (s.empty() ? hasScalars : hasTensors) = true;
     if (hasScalars && hasTensors) info.allSameShape = false;
     if (info.shape.empty()) {
       info.shape = s;
-    } else if (!sameSizes(s, info.shape)) {
+    } else if (!sameSizes(info.shape, s, i)) {
       info.allSameShape = false;
-      info.shape = broadcastShapes(info.shape, s);
+      info.shape = broadcastShapes(info.shape, s, operandsName(i), "{arg" + std::to_string(i) + "}");
     }
   }
   return info;
@@ -93,7 +113,7 @@ std::optional<SymIntList> fastSetupStrides(const std::vector<TensorMeta>& ops, c
   if (!dense) return std::nullopt;
   // Allowed only when every input has the very same strides; the output copies the last one's.
   for (size_t i = 0; i + 1 < ops.size(); ++i) {
-    if (!sameSizes(ops[i].strides, ops.back().strides)) return std::nullopt;
+    if (!sameStrides(ops[i].strides, ops.back().strides)) return std::nullopt;
   }
   return ops.back().strides;
 }

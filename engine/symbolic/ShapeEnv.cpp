@@ -90,6 +90,27 @@ std::optional<std::pair<int32_t, int64_t>> solvableSymbol(const Expr& d) {
 
 }  // namespace
 
+// The reason a guard keeps: "{argN}" in the op's words becomes the argument's node ("%mask");
+// a reason that does not name its operands gets the two sides appended: "... (s0 vs 64)".
+std::string ShapeEnv::describe(std::string_view reason, const Expr& l, const Expr& r) const {
+  if (reason.find("{arg") == std::string_view::npos) return std::string(reason) + " (" + l.str() + " vs " + r.str() + ")";
+  std::string out;
+  for (size_t at = 0; at < reason.size();) {
+    const size_t open = reason.find("{arg", at);
+    const size_t close = open == std::string_view::npos ? open : reason.find('}', open);
+    if (close == std::string_view::npos) {
+      out += reason.substr(at);
+      break;
+    }
+    out += reason.substr(at, open - at);
+    size_t index = 0;
+    for (size_t k = open + 4; k < close; ++k) index = index * 10 + static_cast<size_t>(reason[k] - '0');
+    out += index < context_.argNames.size() ? "%" + context_.argNames[index] : "input " + std::to_string(index);
+    at = close + 1;
+  }
+  return out;
+}
+
 std::shared_ptr<ShapeEnv> ShapeEnv::create(ShapeEnvOptions options) {
   return std::shared_ptr<ShapeEnv>(new ShapeEnv(options));
 }
@@ -194,7 +215,7 @@ bool ShapeEnv::decide(SymRel rel, const Expr& lhs, int64_t lhsHint, const Expr& 
     notify(Event::GuardRepeated, it->second);
     return answer;
   }
-  std::string why = std::string(reason) + " (" + l.str() + " vs " + r.str() + ")";
+  std::string why = describe(reason, l, r);
   guardIndex_.emplace(std::move(text), guards_.size());
   guards_.push_back({holds, context_, why, 1});
   notify(Event::GuardAdded, guards_.size() - 1);

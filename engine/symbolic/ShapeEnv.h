@@ -110,6 +110,7 @@ class ShapeEnv : public std::enable_shared_from_this<ShapeEnv> {
  private:
   explicit ShapeEnv(ShapeEnvOptions options) : options_(options) {}
   SymInt wrap(Expr e, int64_t hint);
+  std::string describe(std::string_view reason, const Expr& lhs, const Expr& rhs) const;
   void maybeReplace(const Relation& holds, const std::string& reason);
   void notify(Event e, size_t index) const {
     if (listener_) listener_(e, index);

@@ -81,7 +81,8 @@ TEST(PointwiseSymbolicTest, BroadcastingRecordsGuardsWithReasons) {
   bool sawBroadcastGuard = false;
   for (const auto& d : *log) {
     EXPECT_FALSE(d.reason.empty()) << "every decision carries a reason";
-    if (d.lhs == "s0" && d.rel == SymRel::Eq && d.rhs == "1" && d.reason == "broadcast of dim 0") sawBroadcastGuard = true;
+    if (d.lhs == "s0" && d.rel == SymRel::Eq && d.rhs == "1" && d.reason == "broadcast: dim 0 of {arg0} (s0) vs dim 0 of {arg1} (1)")
+      sawBroadcastGuard = true;
   }
   EXPECT_TRUE(sawBroadcastGuard);
 }

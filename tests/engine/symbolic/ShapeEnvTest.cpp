@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "engine/core/Error.h"
+#include "engine/graph/GraphBuilder.h"
 #include "engine/ops/Broadcast.h"
 #include "engine/symbolic/GuardSet.h"
 #include "engine/symbolic/ShapeEnv.h"
@@ -99,6 +100,28 @@ TEST(ShapeEnv, EqualitiesBecomeReplacements) {
   const size_t guards = env->guards().size();
   EXPECT_TRUE(symEq(b, a, "again"));  // settled by the replacement, no new guard
   EXPECT_EQ(env->guards().size(), guards);
+}
+
+TEST(ShapeEnv, BroadcastReasonsNameTheOperands) {
+  // [s0, 1, s1] + [s0, 12, 128]: dim 2 broadcasts s1 against 128, which pins s1; the guard says
+  // which arguments of which node asked.
+  auto env = ShapeEnv::create();
+  GraphBuilder b;
+  b.setBeforeMeta([&](const Node& n) {
+    std::vector<std::string> args;
+    forEachNodeRef(n, [&](NodeRef r) { args.push_back(b.graph().node(r).name); });
+    env->setContext({"trace", n.name, n.target, n.provenance.source, n.provenance.module, args});
+  });
+  SymInt batch = env->createSize(8, "mask.size(0)"), seq = env->createSize(128, "mask.size(2)");
+  NodeRef mask = b.input("mask", fakeTensor(DType::Float32, {batch, 1, seq}));
+  NodeRef scores = b.input("scores", fakeTensor(DType::Float32, {env->createSize(8, "scores.size(0)"), 12, 128}));
+  (void)b.call("aten.add.Tensor", {mask, scores});
+  ASSERT_FALSE(env->guards().empty());
+  const Guard& g = env->guards().back();
+  EXPECT_EQ(g.expr.str(), "Eq(s1, 128)");
+  EXPECT_EQ(g.reason, "broadcast: dim 2 of %mask (s1) vs dim 2 of %scores (128)");
+  EXPECT_EQ(env->specializations().back().kind, "constant");
+  EXPECT_EQ(g.where.argNames, (std::vector<std::string>{"mask", "scores"}));
 }
 
 TEST(ShapeEnv, MixingEnvironmentsIsAnError) {
