@@ -112,10 +112,9 @@ Result<Traced> traceOnce(const TraceOptions& o, const models::ModelOptions& mo, 
   return out;
 }
 
-void addProducer(Dump& d, const TraceOptions& o, const models::ModelOptions& mo) {
+void addProducer(Dump& d, const TraceOptions& o) {
   d.producer.emplace_back("command", "fathom trace " + o.model + (o.dynamic ? " --dynamic" : ""));
   d.producer.emplace_back("dynamic", o.dynamic ? "true" : "false");
-  (void)mo;
 }
 
 int simulateCalls(const TraceOptions& o, models::ModelOptions mo, TraceLog& log) {
@@ -231,7 +230,7 @@ int runTrace(const TraceOptions& o) {
   auto traced = traceOnce(o, mo, &log, 0);
   if (!traced.ok()) return reportError(traced.error());
   Dump& dump = traced->trace.dump;
-  addProducer(dump, o, mo);
+  addProducer(dump, o);
   if (!o.out.empty()) {
     if (!o.force && std::ifstream(o.out).good())
       return usageError("trace: " + o.out + " exists; pass --force to overwrite it");

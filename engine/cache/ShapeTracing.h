@@ -20,6 +20,13 @@ struct ShapeTraceOptions {
   int64_t compileId = 0;
 };
 
+// The defaults with symbolic input sizes.
+inline ShapeTraceOptions dynamicShapes() {
+  ShapeTraceOptions o;
+  o.dynamic = true;
+  return o;
+}
+
 struct ShapeTrace {
   Dump dump;                             // graph "forward", example inputs, shape_env when dynamic
   std::shared_ptr<sym::ShapeEnv> env;    // the trace's env (empty for a static trace)

@@ -3,7 +3,6 @@
 // reproduces the same bytes.
 #include <nlohmann/json.hpp>
 
-#include <charconv>
 #include <cmath>
 
 #include "engine/dump/Dump.h"
@@ -14,14 +13,14 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// A symbolic size that replacements made constant ("128") is written as the integer it is.
+// A symbolic size is written as its canonical expression; one that replacements made constant
+// ("s1 -> 128") as the integer it now is.
 json symIntJson(const SymInt& s) {
   if (!s.isSymbolic()) return s.hint();
-  std::string text = s.str();
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec == std::errc() && end == text.data() + text.size()) return v;
-  return text;
+  if (!sym::shapeEnvOf(s)) return s.str();  // a symbol from outside any ShapeEnv (tests)
+  const sym::Expr e = sym::exprOf(s);
+  if (auto c = e.constant()) return *c;
+  return e.str();
 }
 
 json symIntListJson(const SymIntList& l) {

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "engine/core/Error.h"
+#include "engine/ops/ContiguousOutput.h"
 #include "engine/ops/Copy.h"
 #include "engine/ops/IndexedCopy.h"
 #include "engine/ops/IndexingFamily.h"
@@ -29,15 +30,6 @@ void checkIndexDtype(const TensorMeta& indices, int position, const char* fn) {
   FATHOM_CHECK(indices.dtype == DType::Int64 || indices.dtype == DType::Int32, "Expected tensor for argument #",
                position, " 'indices' to have one of the following scalar types: Long, Int; but got torch.",
                scalarTypeName(indices.dtype), "Tensor instead (while checking arguments for ", fn, ")");
-}
-
-TensorMeta contiguousOutput(const TensorMeta& like, SymIntList sizes) {
-  TensorMeta out;
-  out.dtype = like.dtype;
-  out.device = like.device;
-  out.strides = contiguousStrides(sizes);
-  out.sizes = std::move(sizes);
-  return out;
 }
 
 TensorMeta embeddingLayout(const ValueList& margs) {

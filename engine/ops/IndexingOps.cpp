@@ -8,6 +8,7 @@
 // indexed dim's size (ATen checks while copying; the error is the same).
 #include "engine/core/Error.h"
 #include "engine/ops/Broadcast.h"
+#include "engine/ops/ContiguousOutput.h"
 #include "engine/ops/Copy.h"
 #include "engine/ops/IndexedCopy.h"
 #include "engine/ops/IndexingFamily.h"
@@ -18,15 +19,6 @@
 
 namespace fathom {
 namespace {
-
-TensorMeta contiguousOutput(const TensorMeta& like, SymIntList sizes) {
-  TensorMeta out;
-  out.dtype = like.dtype;
-  out.device = like.device;
-  out.strides = contiguousStrides(sizes);
-  out.sizes = std::move(sizes);
-  return out;
-}
 
 SymInt nonemptySize(const TensorMeta& t, int64_t d) { return t.dim() == 0 ? SymInt(1) : t.sizes[d]; }
 int64_t nonemptySize(const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.size(d); }

@@ -20,6 +20,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/ops/Broadcast.h"
+#include "engine/ops/ContiguousOutput.h"
 #include "engine/ops/Copy.h"
 #include "engine/ops/LayerNormKernel.h"
 #include "engine/ops/NormalizationFamilies.h"
@@ -38,15 +39,6 @@ bool sameSizes(const SymIntList& a, const SymIntList& b, const char* reason) {
   for (size_t i = 0; i < a.size(); ++i)
     if (!symEq(a[i], b[i], reason)) return false;
   return true;
-}
-
-TensorMeta contiguousMeta(const TensorMeta& like, SymIntList sizes, DType dtype) {
-  TensorMeta m;
-  m.dtype = dtype;
-  m.device = like.device;
-  m.strides = contiguousStrides(sizes);
-  m.sizes = std::move(sizes);
-  return m;
 }
 
 struct LayerNormLayout {
@@ -85,8 +77,8 @@ LayerNormLayout layerNormLayout(const TensorMeta& input, const SymIntList& norma
       stat.push_back(SymInt(1));
     }
   }
-  l.out = contiguousMeta(input, input.sizes, input.dtype);
-  l.stat = contiguousMeta(input, std::move(stat), input.dtype);
+  l.out = contiguousOutput(input, input.sizes);
+  l.stat = contiguousOutput(input, std::move(stat));
   return l;
 }
 
@@ -157,7 +149,7 @@ BackwardLayout backwardLayout(const ValueList& margs) {
     FATHOM_CHECK(params[k], "native_layer_norm_backward: output_mask[", k + 1, "] asks for the gradient of ",
                  names[k], ", but ", names[k],
                  " is None (PyTorch 1.13 fails here with: tensor does not have a device)");
-    b.grads[k + 1] = contiguousMeta(*params[k], params[k]->sizes, params[k]->dtype);
+    b.grads[k + 1] = contiguousOutput(*params[k], params[k]->sizes);
   }
   return b;
 }

@@ -10,6 +10,7 @@
 // batches run one gemm each, like ATen's CPU bmm, split over threads when there are enough.
 #include "engine/core/Error.h"
 #include "engine/ops/Broadcast.h"
+#include "engine/ops/ContiguousOutput.h"
 #include "engine/ops/Copy.h"
 #include "engine/ops/Gemm.h"
 #include "engine/ops/OpArgs.h"
@@ -18,15 +19,6 @@
 
 namespace fathom {
 namespace {
-
-TensorMeta contiguousOutput(const TensorMeta& like, DType dtype, SymIntList sizes) {
-  TensorMeta out;
-  out.dtype = dtype;
-  out.device = like.device;
-  out.strides = contiguousStrides(sizes);
-  out.sizes = std::move(sizes);
-  return out;
-}
 
 // The dtype check ATen's CPU kernels make when reading `found` as `expected`'s element type.
 void checkScalarType(const TensorMeta& expected, const TensorMeta& found) {
@@ -46,7 +38,7 @@ TensorMeta mmLayout(const ValueList& margs) {
   FATHOM_CHECK(b.dim() == 2, "mat2 must be a matrix");
   checkInnerSizes(a, b);
   checkScalarType(a, b);
-  return contiguousOutput(a, a.dtype, {a.sizes[0], b.sizes[1]});
+  return contiguousOutput(a, {a.sizes[0], b.sizes[1]});
 }
 
 // ATen's ADDMM_META, then addmm_out_cpu's expand_size of self and its mat1/mat2 dtype check.
@@ -59,7 +51,7 @@ TensorMeta addmmLayout(const ValueList& margs) {
   SymIntList sizes{a.sizes[0], b.sizes[1]};
   (void)expandGeometry(self, sizes);
   FATHOM_CHECK(a.dtype == b.dtype, "mat1 and mat2 must have the same dtype");
-  return contiguousOutput(a, a.dtype, std::move(sizes));
+  return contiguousOutput(a, std::move(sizes));
 }
 
 // ATen's common_checks_baddbmm_bmm: [b, n, m] @ [b, m, p] -> [b, n, p], batch2's dtype.
@@ -71,7 +63,7 @@ TensorMeta bmmLayout(const TensorMeta& a, const TensorMeta& b) {
                "Expected size for first two dimensions of batch2 tensor to be: [", a.sizes[0].str(), ", ",
                a.sizes[2].str(), "] but got: [", b.sizes[0].str(), ", ", b.sizes[1].str(), "].");
   checkScalarType(a, b);
-  return contiguousOutput(b, b.dtype, {a.sizes[0], a.sizes[1], b.sizes[2]});
+  return contiguousOutput(b, {a.sizes[0], a.sizes[1], b.sizes[2]});
 }
 
 // ATen's size(d) on a meta tensor: wrapDim's error for a bad dim, PyTorch's for a 0-dim tensor.

@@ -15,6 +15,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/ops/Broadcast.h"
+#include "engine/ops/ContiguousOutput.h"
 #include "engine/ops/Copy.h"
 #include "engine/ops/IndexingFamily.h"
 #include "engine/ops/OpArgs.h"
@@ -25,15 +26,6 @@ namespace fathom {
 namespace {
 
 constexpr int64_t kReductionNone = 0, kReductionMean = 1;
-
-TensorMeta freshOutput(const TensorMeta& like, SymIntList sizes) {
-  TensorMeta out;
-  out.dtype = like.dtype;
-  out.device = like.device;
-  out.strides = contiguousStrides(sizes);
-  out.sizes = std::move(sizes);
-  return out;
-}
 
 // The checks ATen's nll_loss_forward and nll_loss_backward meta functions share.
 void checkInputAndTarget(const TensorMeta& self, const TensorMeta& target) {
@@ -64,7 +56,7 @@ std::pair<TensorMeta, TensorMeta> forwardLayout(const ValueList& margs) {
   checkWeight(margs, 2, self, true);
   SymIntList sizes;
   if (batchedNone(self, intArg(margs, 3))) sizes.push_back(self.sizes[0]);
-  return {freshOutput(self, std::move(sizes)), freshOutput(self, {})};
+  return {contiguousOutput(self, std::move(sizes)), contiguousOutput(self, {})};
 }
 
 TensorMeta backwardLayout(const ValueList& margs) {
@@ -83,7 +75,7 @@ TensorMeta backwardLayout(const ValueList& margs) {
     FATHOM_CHECK(grad.dim() <= 1 && symEq(grad.numel(), 1, "nll_loss_backward: scalar grad"),
                  "Expected a single element grad_output tensor, but got: ", sizesStr(grad.sizes));
   }
-  return freshOutput(self, self.sizes);
+  return contiguousOutput(self, self.sizes);
 }
 
 // The kernels' element-type checks; `kernel` names ATen's kernel in its not-implemented error.
@@ -104,7 +96,7 @@ Tensor optionalWeight(const ValueList& args, size_t i) {
   if (args.at(i).isNone()) return Tensor();
   const Tensor& w = tensorArg(args, i);
   if (w.isContiguous()) return w;
-  Tensor copy = allocateTensor(freshOutput(w.meta(), w.meta().sizes));
+  Tensor copy = allocateTensor(contiguousOutput(w.meta(), w.meta().sizes));
   copyInto(copy, w);
   return copy;
 }

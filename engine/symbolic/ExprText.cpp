@@ -103,11 +103,7 @@ class Parser {
         {"Eq", SymRel::Eq}, {"Ne", SymRel::Ne}, {"Lt", SymRel::Lt},
         {"Le", SymRel::Le}, {"Gt", SymRel::Gt}, {"Ge", SymRel::Ge}};
     for (auto [name, rel] : kFunctions) {
-      const size_t n = std::char_traits<char>::length(name);
-      if (text_.substr(pos_, n) == name && text_.substr(pos_ + n).find_first_not_of(' ') != std::string_view::npos &&
-          text_[text_.find_first_not_of(' ', pos_ + n)] == '(') {
-        pos_ += n;
-        expect("(");
+      if (atCall(name)) {
         Relation r{rel, expression(), 0};
         expect(",");
         r.rhs = expression();
@@ -149,6 +145,13 @@ class Parser {
   }
   void expect(std::string_view token) {
     if (!accept(token)) fail("expected '" + std::string(token) + "'");
+  }
+  // `name` followed by '(' (spaces between allowed); consumes both when so.
+  bool atCall(std::string_view name) {
+    const size_t paren = text_.find_first_not_of(' ', pos_ + name.size());
+    if (text_.substr(pos_, name.size()) != name || paren == std::string_view::npos || text_[paren] != '(') return false;
+    pos_ = paren + 1;
+    return true;
   }
   bool peekMinus() const { return pos_ < text_.size() && text_[pos_] == '-'; }
 

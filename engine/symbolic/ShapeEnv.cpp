@@ -88,6 +88,16 @@ std::optional<std::pair<int32_t, int64_t>> solvableSymbol(const Expr& d) {
   return best;
 }
 
+// INT64_MAX / INT64_MIN stand for "no bound" (slice's default end): no size reaches them, so
+// `x REL bound` needs no guard.
+std::optional<bool> againstNoBound(SymRel rel, const Expr& l, const Expr& r) {
+  if (auto c = l.constant(); c && (*c == INT64_MAX || *c == INT64_MIN)) return againstNoBound(mirrored(rel), r, l);
+  auto c = r.constant();
+  if (!c || (*c != INT64_MAX && *c != INT64_MIN)) return std::nullopt;
+  if (rel == SymRel::Ne) return true;
+  return *c == INT64_MAX ? (rel == SymRel::Lt || rel == SymRel::Le) : (rel == SymRel::Gt || rel == SymRel::Ge);
+}
+
 }  // namespace
 
 // The reason a guard keeps: "{argN}" in the op's words becomes the argument's node ("%mask");
@@ -196,15 +206,7 @@ bool ShapeEnv::decide(SymRel rel, const Expr& lhs, int64_t lhsHint, const Expr& 
   const Expr d = l - r;
   if (auto c = d.constant()) return compareInts(rel, *c, 0);
   if (auto settled = decideAgainstZero(rel, rangeOf(d))) return *settled;
-  // INT64_MAX / INT64_MIN stand for "no bound" (slice's default end): no size reaches them.
-  for (const auto& [side, other, swapped] : {std::tuple{&l, &r, false}, std::tuple{&r, &l, true}}) {
-    auto c = other->constant();
-    if (!c || (*c != INT64_MAX && *c != INT64_MIN)) continue;
-    const bool below = *c == INT64_MAX;  // the symbolic side is below the constant
-    const SymRel asked = swapped ? mirrored(rel) : rel;  // as `side REL constant`
-    return asked == SymRel::Ne || (below ? (asked == SymRel::Lt || asked == SymRel::Le) : (asked == SymRel::Gt || asked == SymRel::Ge));
-    (void)side;
-  }
+  if (auto settled = againstNoBound(rel, l, r)) return *settled;
 
   const bool answer = compareInts(rel, lhsHint, rhsHint);
   const Relation asked{rel, l, r};

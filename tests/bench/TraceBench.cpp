@@ -16,12 +16,6 @@
 namespace fathom {
 namespace {
 
-ShapeTraceOptions dynamicShapes() {
-  ShapeTraceOptions o;
-  o.dynamic = true;
-  return o;
-}
-
 const models::ModelOptions kBert{.layers = 12, .batch = 8, .seq = 128};
 std::unique_ptr<frontend::Model> gModel;
 double gTraceMs = 0, gCheckNs = 0;

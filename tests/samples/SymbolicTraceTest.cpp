@@ -14,12 +14,6 @@
 namespace fathom {
 namespace {
 
-ShapeTraceOptions dynamicShapes() {
-  ShapeTraceOptions o;
-  o.dynamic = true;
-  return o;
-}
-
 ShapeTrace traceDynamic(const std::string& name, const models::ModelOptions& options = {}) {
   auto model = models::buildModel(name, options);
   EXPECT_TRUE(model.ok()) << model.error().str();

@@ -7,6 +7,7 @@
 
 #include "engine/core/Parallel.h"
 #include "tests/engine/ops/OpTestUtil.h"
+#include "tests/engine/HintSymbol.h"
 
 namespace fathom {
 namespace {
@@ -218,40 +219,10 @@ TEST(ConvolutionOpsTest, ErrorsNameTheProblem) {
                 "[1, 3, 3, 2]");
 }
 
-// A symbol for meta functions: arithmetic builds expression text, decisions use the hint.
-class Symbol : public SymNodeImpl {
- public:
-  Symbol(std::string text, int64_t hint) : text_(std::move(text)), hint_(hint) {}
-  int64_t hint() const override { return hint_; }
-  std::string str() const override { return text_; }
-  SymInt apply(SymOp op, const SymInt& other, bool selfOnLeft) const override {
-    const int64_t a = selfOnLeft ? hint_ : other.hint(), b = selfOnLeft ? other.hint() : hint_;
-    const std::string l = selfOnLeft ? text_ : other.str(), r = selfOnLeft ? other.str() : text_;
-    switch (op) {
-      case SymOp::Add: return SymInt(std::make_shared<Symbol>("(" + l + "+" + r + ")", a + b));
-      case SymOp::Sub: return SymInt(std::make_shared<Symbol>("(" + l + "-" + r + ")", a - b));
-      case SymOp::Mul: return SymInt(std::make_shared<Symbol>("(" + l + "*" + r + ")", a * b));
-      case SymOp::FloorDiv: return SymInt(std::make_shared<Symbol>("(" + l + "//" + r + ")", a / b));
-      case SymOp::Mod: return SymInt(std::make_shared<Symbol>("(" + l + "%" + r + ")", a % b));
-      case SymOp::Max: return SymInt(std::make_shared<Symbol>("max(" + l + "," + r + ")", std::max(a, b)));
-      case SymOp::Min: return SymInt(std::make_shared<Symbol>("min(" + l + "," + r + ")", std::min(a, b)));
-    }
-    return SymInt(0);
-  }
-  bool decide(SymRel rel, const SymInt& other, std::string_view) const override {
-    const int64_t o = other.hint();
-    return compareInts(rel, hint_, o);
-  }
-
- private:
-  std::string text_;
-  int64_t hint_;
-};
-
 // The meta function works on symbolic batch and spatial sizes: the result keeps the symbols
 // (output height is an expression of s1), with channels_last strides built from them.
 TEST(ConvolutionOpsTest, MetaKeepsSymbolicSizes) {
-  const SymInt s0(std::make_shared<Symbol>("s0", 2)), s1(std::make_shared<Symbol>("s1", 9));
+  const SymInt s0(testing::hintSymbol("s0", 2)), s1(testing::hintSymbol("s1", 9));
   TensorMeta x;
   x.sizes = {s0, 4, s1, s1};
   x.strides = channelsLastStrides(x.sizes);

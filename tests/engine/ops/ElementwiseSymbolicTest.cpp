@@ -7,40 +7,10 @@
 #include <string>
 
 #include "engine/ops/OpRegistry.h"
+#include "tests/engine/HintSymbol.h"
 
 namespace fathom {
 namespace {
-
-// A symbol that answers every question with its hint and prints expressions over it.
-class HintNode : public SymNodeImpl {
- public:
-  HintNode(std::string text, int64_t hint) : text_(std::move(text)), hint_(hint) {}
-  int64_t hint() const override { return hint_; }
-  std::string str() const override { return text_; }
-  SymInt apply(SymOp op, const SymInt& other, bool selfOnLeft) const override {
-    const int64_t a = selfOnLeft ? hint_ : other.hint(), b = selfOnLeft ? other.hint() : hint_;
-    const std::string l = selfOnLeft ? text_ : other.str(), r = selfOnLeft ? other.str() : text_;
-    int64_t v = 0;
-    switch (op) {
-      case SymOp::Add: v = a + b; break;
-      case SymOp::Sub: v = a - b; break;
-      case SymOp::Mul: v = a * b; break;
-      case SymOp::FloorDiv: v = b ? a / b : 0; break;
-      case SymOp::Mod: v = b ? a % b : 0; break;
-      case SymOp::Max: v = std::max(a, b); break;
-      case SymOp::Min: v = std::min(a, b); break;
-    }
-    return SymInt(std::make_shared<HintNode>("(" + l + " op " + r + ")", v));
-  }
-  bool decide(SymRel rel, const SymInt& other, std::string_view) const override {
-    const int64_t o = other.hint();
-    return compareInts(rel, hint_, o);
-  }
-
- private:
-  std::string text_;
-  int64_t hint_;
-};
 
 TensorMeta fake(DType dtype, SymIntList sizes) {
   TensorMeta m;
@@ -62,7 +32,7 @@ TensorMeta metaOf(const std::string& op, const ValueList& args, const Kwargs& kw
 
 // Each op's result is [s0, 3] with s0 symbolic; dtypes follow the op's rule.
 TEST(ElementwiseSymbolicTest, ResultsKeepTheSymbol) {
-  const SymInt s0(std::make_shared<HintNode>("s0", 5));
+  const SymInt s0(testing::hintSymbol("s0", 5));
   const TensorMeta x = fake(DType::Float32, {s0, 3}), mask = fake(DType::Bool, {s0, 3});
   const TensorMeta ints = fake(DType::Int64, {s0, 3}), row = fake(DType::Float32, {3});
   struct Case {

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "tests/engine/ops/OpTestUtil.h"
+#include "tests/engine/HintSymbol.h"
 
 namespace fathom {
 namespace {
@@ -93,39 +94,6 @@ TEST(ShapeOpsTest, StackValues) {
                 "stack expects each tensor to be equal size, but got [2, 2] at entry 0 and [2, 3] at entry 1");
 }
 
-// A symbolic size that only answers with its hint and prints its name.
-class NamedSize : public SymNodeImpl {
- public:
-  NamedSize(std::string text, int64_t hint) : text_(std::move(text)), hint_(hint) {}
-  int64_t hint() const override { return hint_; }
-  std::string str() const override { return text_; }
-  SymInt apply(SymOp op, const SymInt& other, bool selfOnLeft) const override {
-    const int64_t a = selfOnLeft ? hint_ : other.hint(), b = selfOnLeft ? other.hint() : hint_;
-    const std::string l = selfOnLeft ? text_ : other.str(), r = selfOnLeft ? other.str() : text_;
-    switch (op) {
-      case SymOp::Add: return make("(" + l + "+" + r + ")", a + b);
-      case SymOp::Sub: return make("(" + l + "-" + r + ")", a - b);
-      case SymOp::Mul: return make("(" + l + "*" + r + ")", a * b);
-      case SymOp::FloorDiv: return make("(" + l + "//" + r + ")", b ? a / b : 0);
-      case SymOp::Mod: return make("(" + l + "%" + r + ")", b ? a % b : 0);
-      case SymOp::Max: return make("max(" + l + ", " + r + ")", std::max(a, b));
-      case SymOp::Min: return make("min(" + l + ", " + r + ")", std::min(a, b));
-    }
-    return SymInt(0);
-  }
-  bool decide(SymRel rel, const SymInt& other, std::string_view) const override {
-    const int64_t o = other.hint();
-    return compareInts(rel, hint_, o);
-  }
-
- private:
-  static SymInt make(std::string text, int64_t hint) {
-    return SymInt(std::make_shared<NamedSize>(std::move(text), hint));
-  }
-  std::string text_;
-  int64_t hint_;
-};
-
 TensorMeta fake(SymIntList sizes) {
   TensorMeta m;
   m.strides = contiguousStrides(sizes);
@@ -145,7 +113,7 @@ ValueList meta(const std::string& op, const ValueList& args, const Kwargs& kwarg
 // Meta functions keep symbols: reshape to [-1] gives a symbol for s0*4, cat along the symbolic dim adds it,
 // stack's view strides follow, and arange(s0) has length s0.
 TEST(ShapeOpsTest, MetaFunctionsKeepSymbolicSizes) {
-  SymInt s0(std::make_shared<NamedSize>("s0", 3));
+  SymInt s0(testing::hintSymbol("s0", 3));
   const TensorMeta x = fake({s0, 4});
   const SymInt flat = meta("aten.reshape.default", {x, ValueList{-1}})[0].as<TensorMeta>().sizes[0];
   EXPECT_TRUE(flat.isSymbolic());
