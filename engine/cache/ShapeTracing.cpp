@@ -46,7 +46,7 @@ Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptio
   frontend::TraceHooks hooks;
   if (options.dynamic) hooks.makeSize = [&env](int64_t hint, const std::string& source) { return env.createSize(hint, source); };
   hooks.beforeNode = [&env](const frontend::NodeContext& c) {
-    env.setContext({"trace", c.node, c.op, c.source, c.module, c.argNames});
+    env.setContext({c.stage == "backward" ? "aot-backward" : "trace", c.node, c.op, c.source, c.module, c.argNames});
   };
   if (options.log) options.log->emit("compile_start", options.compileId, "trace", {{"dynamic", options.dynamic}});
   const auto start = std::chrono::steady_clock::now();

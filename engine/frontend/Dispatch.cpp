@@ -1,5 +1,8 @@
 #include "engine/frontend/Dispatch.h"
 
+#include "engine/autograd/GradMode.h"
+#include "engine/autograd/Record.h"
+
 #include "engine/frontend/TraceContext.h"
 #include "engine/ops/OpRegistry.h"
 
@@ -17,6 +20,15 @@ Arg::Arg(const IntList& l) {
   for (int64_t x : l) out.push_back(x);
   v = Value(std::move(out));
 }
+
+namespace {
+thread_local const std::source_location* tSourceOverride = nullptr;
+}  // namespace
+
+SourceOverride::SourceOverride(const std::source_location& loc) : loc_(loc), previous_(tSourceOverride) {
+  tSourceOverride = &loc_;
+}
+SourceOverride::~SourceOverride() { tSourceOverride = previous_; }
 
 namespace {
 
@@ -120,6 +132,7 @@ std::vector<Tensor> eager(std::string_view op, const ValueList& args, const Kwar
 }  // namespace
 
 std::vector<Tensor> callOp(std::string_view op, Args args, KwArgs kwargs, std::source_location loc) {
+  if (tSourceOverride) loc = *tSourceOverride;
   ModeFinder mode(loc);
   for (const auto& a : args) mode.visit(a);
   for (const auto& [name, a] : kwargs) mode.visit(a);
@@ -130,8 +143,11 @@ std::vector<Tensor> callOp(std::string_view op, Args args, KwArgs kwargs, std::s
   for (const auto& a : args) lowered.push_back(lower(a, ctx));
   Kwargs loweredKw;
   for (const auto& [name, a] : kwargs) loweredKw.emplace_back(name, lower(a, ctx));
-  if (ctx) return traced(*ctx, op, std::move(lowered), std::move(loweredKw), loc);
-  return eager(op, lowered, loweredKw, loc);
+  std::vector<Tensor> outs = ctx ? traced(*ctx, op, std::move(lowered), std::move(loweredKw), loc)
+                                 : eager(op, lowered, loweredKw, loc);
+  if (autograd::GradMode::enabled() && autograd::anyRequiresGrad(args, kwargs))
+    autograd::recordOp(*OpRegistry::global().find(op), args, kwargs, outs, loc);
+  return outs;
 }
 
 Tensor callOp1(std::string_view op, Args args, KwArgs kwargs, std::source_location loc) {

@@ -77,6 +77,21 @@ struct Arg {
 using Args = std::vector<Arg>;
 using KwArgs = std::vector<std::pair<std::string, Arg>>;
 
+// While it lives, ops called on this thread take `loc` as their source line instead of their
+// caller's: derivative formulas run under the forward op's location, so the backward's nodes
+// point at the model line that created them.
+class SourceOverride {
+ public:
+  explicit SourceOverride(const std::source_location& loc);
+  ~SourceOverride();
+  SourceOverride(const SourceOverride&) = delete;
+  SourceOverride& operator=(const SourceOverride&) = delete;
+
+ private:
+  std::source_location loc_;
+  const std::source_location* previous_;
+};
+
 // Runs or records `op`. Returns its tensor outputs: one for a single-output op; for a
 // multi-output op one per output (traced: a getitem node each, as make_fx records them).
 std::vector<Tensor> callOp(std::string_view op, Args args, KwArgs kwargs = {},

@@ -1,5 +1,7 @@
 #include "engine/frontend/Module.h"
 
+#include "engine/autograd/GradNode.h"
+
 #include "engine/frontend/Dispatch.h"
 #include "engine/frontend/TraceContext.h"
 #include "engine/interp/ExampleInputs.h"
@@ -22,15 +24,26 @@ ExampleInput Parameter::spec() const {
 }
 
 void Parameter::setSeed(uint64_t seed) {
-  if (seed_ != seed) real_ = fathom::Tensor();
+  if (seed_ != seed) {
+    real_ = fathom::Tensor();
+    autograd_.reset();
+  }
   seed_ = seed;
+}
+
+Tensor Parameter::grad() const { return autograd_ ? autograd_->grad : Tensor{}; }
+
+void Parameter::zeroGrad() const {
+  if (autograd_) autograd_->grad = Tensor{};
 }
 
 Tensor Parameter::tensor(std::source_location loc) const {
   if (TraceContext* ctx = TraceContext::current()) {
     NodeRef r = ctx->bound(this);
     if (r.index < 0) fail("parameter '" + path() + "' is not an input of this trace", loc);
-    return Tensor::traced(ctx, r);
+    Tensor t = Tensor::traced(ctx, r);
+    t.setAutograd(ctx->boundGrad(this));
+    return t;
   }
   if (!real_.defined()) {
     if (!seed_ && !init_.isInline) fail("parameter '" + path() + "' has no seed: run the model with runEager()", loc);
@@ -38,7 +51,16 @@ Tensor Parameter::tensor(std::source_location loc) const {
     if (!values.ok()) throw FrontendError(values.error().within("parameter '" + path() + "'"));
     real_ = (*values)[0].as<fathom::Tensor>();
   }
-  return Tensor::eager(real_);
+  Tensor t = Tensor::eager(real_);
+  if (!buffer_) {
+    if (!autograd_) {
+      autograd_ = std::make_shared<autograd::AutogradMeta>();
+      autograd_->requiresGrad = true;
+      autograd_->name = path();
+    }
+    t.setAutograd(autograd_);
+  }
+  return t;
 }
 
 std::string Module::path() const {

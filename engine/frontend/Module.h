@@ -57,8 +57,13 @@ class Parameter {
   void setSeed(uint64_t seed);
 
   // The tensor in the current mode: the trace's placeholder while tracing, else the real
-  // tensor (drawn on first use; a buffer updated in place keeps its new values).
+  // tensor (drawn on first use; a buffer updated in place keeps its new values). A parameter
+  // (not a buffer) is a leaf that requires grad: eagerly its gradient accumulates in grad();
+  // traced, the trace decides (TraceContext::bindGrad).
   Tensor tensor(std::source_location loc = std::source_location::current()) const;
+  // The gradient accumulated by the eager autograd engine (undefined before any backward).
+  Tensor grad() const;
+  void zeroGrad() const;
 
  private:
   const Module* owner_;
@@ -68,6 +73,7 @@ class Parameter {
   bool buffer_;
   std::optional<uint64_t> seed_;
   mutable fathom::Tensor real_;
+  mutable std::shared_ptr<autograd::AutogradMeta> autograd_;
 };
 
 class Module {

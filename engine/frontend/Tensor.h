@@ -13,10 +13,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <source_location>
 #include <vector>
 
 #include "engine/ops/Value.h"
+
+namespace fathom::autograd {
+struct AutogradMeta;
+}
 
 namespace fathom::frontend {
 
@@ -82,10 +87,22 @@ class Tensor {
   SymValue size(int64_t d, std::source_location loc = std::source_location::current()) const;
   SymValues sizes(std::source_location loc = std::source_location::current()) const;
 
+  // Autograd state (engine/autograd/Autograd.h): shared by every copy of this handle, null for
+  // a tensor no gradient flows to.
+  const std::shared_ptr<autograd::AutogradMeta>& autograd() const { return autograd_; }
+  void setAutograd(std::shared_ptr<autograd::AutogradMeta> meta) { autograd_ = std::move(meta); }
+  // This tensor's data without its autograd history (what a saved tensor holds).
+  Tensor detached() const {
+    Tensor t = *this;
+    t.autograd_.reset();
+    return t;
+  }
+
  private:
   fathom::Tensor real_;
   TraceContext* context_ = nullptr;
   NodeRef node_;
+  std::shared_ptr<autograd::AutogradMeta> autograd_;
 };
 
 }  // namespace fathom::frontend

@@ -8,7 +8,7 @@ namespace {
 thread_local TraceContext* tCurrent = nullptr;
 
 NodeContext contextOf(const Graph& graph, const Node& n) {
-  NodeContext c{n.name, n.target, n.provenance.source, n.provenance.module, {}};
+  NodeContext c{n.name, n.target, n.provenance.source, n.provenance.module, {}, n.stage};
   forEachNodeRef(n, [&](NodeRef r) { c.argNames.push_back(graph.node(r).name); });
   return c;
 }
@@ -27,6 +27,12 @@ TraceContext::TraceContext(TraceHooks hooks) : hooks_(std::move(hooks)), previou
 TraceContext::~TraceContext() { tCurrent = previous_; }
 
 TraceContext* TraceContext::current() { return tCurrent; }
+
+const std::shared_ptr<autograd::AutogradMeta>& TraceContext::boundGrad(const void* key) const {
+  static const std::shared_ptr<autograd::AutogradMeta> kNone;
+  auto it = boundGrad_.find(key);
+  return it == boundGrad_.end() ? kNone : it->second;
+}
 
 Tensor TraceContext::placeholder(const std::string& name, const TensorMeta& meta) {
   NodeRef r = builder_.input(name, meta);

@@ -28,6 +28,7 @@ struct NodeContext {
   std::string source;  // "samples/models/BertModel.cpp:57"
   std::string module;  // "encoder.layer.0.attention.self.query"
   std::vector<std::string> argNames;  // the nodes it reads, in argument order ("view_2", "t_1")
+  std::string stage;   // the builder's stage: "forward", or "backward" while autograd traces a backward
 };
 
 struct TraceHooks {
@@ -59,6 +60,10 @@ class TraceContext {
   // The placeholder bound to `key` (a parameter), or an invalid NodeRef.
   NodeRef bound(const void* key) const;
   void bind(const void* key, NodeRef node) { bound_[key] = node; }
+  // The autograd state a parameter's placeholder carries in this trace (null: none - a plain
+  // forward trace; AOT tracing makes parameters leaves that require grad).
+  const std::shared_ptr<autograd::AutogradMeta>& boundGrad(const void* key) const;
+  void bindGrad(const void* key, std::shared_ptr<autograd::AutogradMeta> meta) { boundGrad_[key] = std::move(meta); }
 
   // A size as an op argument: a plain int when concrete, else the node computing it (a
   // sym_size node is appended the first time a size read from a tensor is used).
@@ -78,6 +83,7 @@ class TraceContext {
   // is never reused for another expression.
   std::unordered_map<const SymNodeImpl*, std::pair<SymNode, NodeRef>> sizeNodes_;
   std::unordered_map<const void*, NodeRef> bound_;
+  std::unordered_map<const void*, std::shared_ptr<autograd::AutogradMeta>> boundGrad_;
 };
 
 }  // namespace fathom::frontend

@@ -15,4 +15,5 @@ void registerNormalizationOps(OpRegistry& registry);
 void registerShapeOps(OpRegistry& registry);
 void registerNnOps(OpRegistry& registry);
 void registerIndexingOps(OpRegistry& registry);
+void registerGradientOps(OpRegistry& registry);
 }  // namespace fathom

@@ -19,6 +19,7 @@ void registerBuiltinOps(OpRegistry& registry) {
   registerShapeOps(registry);        // reshape, split, flip, cat, stack
   registerNnOps(registry);           // convolution, native_batch_norm, max_pool2d, nll_loss, dropout, ...
   registerIndexingOps(registry);     // gather, index_select, embedding, nll_loss (+ backward)
+  registerGradientOps(registry);     // slice_backward, select_backward, native_dropout_backward
 }
 
 }  // namespace fathom

@@ -1,0 +1,24 @@
+// The built-in derivative formulas, one file per op family (PointwiseDerivatives.cpp, ...),
+// and the helpers they share.
+#pragma once
+
+#include "engine/autograd/Formula.h"
+
+namespace fathom::autograd {
+
+void registerBuiltinDerivatives();
+void registerPointwiseDerivatives();
+void registerShapeDerivatives();
+void registerMatmulDerivatives();
+void registerNnDerivatives();
+void registerReductionDerivatives();
+
+// The gradient of a broadcast operand: `grad` summed over the dimensions broadcasting added or
+// expanded, then viewed as `sizes` (at::sum_to). Returns `grad` itself when the sizes match.
+Tensor sumToSize(const Tensor& grad, const SymValues& sizes);
+// Sizes equal as recorded (symbolic sizes by expression).
+bool sameSizes(const SymValues& a, const SymValues& b);
+// `grad` cast back to `like`'s dtype when they differ (a float32 gradient of a float16 input).
+Tensor castLike(const Tensor& grad, const Tensor& like);
+
+}  // namespace fathom::autograd
