@@ -1,5 +1,8 @@
 // Neural-network ops: their gradients are ATen's fused backward ops, asked only for the
-// gradients that are needed (output_mask).
+// gradients that are needed (output_mask). The pooling, embedding and nll_loss backward ops are
+// linear in grad_output, so their own gradient there is a forward-like op on the incoming
+// gradient (max_pool_double_backward, embedding_dense_double_backward, nll_loss); they are
+// piecewise constant in self (zeros).
 #include "engine/autograd/Derivatives.h"
 #include "engine/frontend/Functional.h"
 
@@ -17,6 +20,38 @@ void setFused(GradContext& c, const std::vector<Tensor>& grads, std::initializer
     if (c.needs(p) && i < grads.size()) c.set(p, castLike(grads[i], c.tensor(p)));
     ++i;
   }
+}
+
+// embedding_dense_double_backward: row i of the result is row indices[i] of `g` (0 for padding).
+// Unlike PyTorch 1.13, scale_grad_by_freq is honoured (each row divided by its index's count):
+// the backward scaled the rows, so its derivative must too.
+Tensor embeddingDoubleBackward(const GradContext& c) {
+  const Tensor& indices = c.tensor(1);
+  const int64_t paddingIdx = c.integer(3);
+  Tensor flat = reshape(indices, {SymValue(-1)});
+  Tensor rows = callOp1("aten.index_select.default", {c.grad(), 0, flat});
+  if (c.flag(4)) {
+    Tensor ones = callOp1("aten.ones_like.default", {to(unsqueeze(flat, 1), c.grad().dtype())});
+    Tensor counts = callOp1("aten.embedding_dense_backward.default", {ones, flat, c.symInt(2), -1, false});
+    rows = div(rows, callOp1("aten.index_select.default", {counts, 0, flat}));
+  }
+  if (paddingIdx >= 0) rows = maskedFill(rows, unsqueeze(callOp1("aten.eq.Scalar", {flat, paddingIdx}), 1), 0.0);
+  SymValues sizes = indices.sizes();
+  sizes.push_back(c.grad().size(-1));
+  return view(rows, sizes);
+}
+
+// max_pool_double_backward: each output position reads the incoming gradient at its argmax.
+Tensor maxPoolDoubleBackward(const Tensor& g, const Tensor& indices) {
+  auto planes = [](const Tensor& t) {
+    SymValues s = t.sizes();
+    const SymValue hw = s[s.size() - 2] * s[s.size() - 1];
+    s.resize(s.size() - 2);
+    s.push_back(hw);
+    return reshape(t, s);
+  };
+  const int64_t last = static_cast<int64_t>(indices.dim()) - 1;
+  return view(callOp1("aten.gather.default", {planes(g), last - 1, planes(indices)}), indices.sizes());
 }
 
 }  // namespace
@@ -39,20 +74,48 @@ void registerNnDerivatives() {
   registerDerivative("aten.convolution.default", [](GradContext& c) {
     Arg biasSizes = c.isNone(2) ? Arg(None{}) : Arg(c.sizes(2));
     auto g = callOp("aten.convolution_backward.default",
-                    {c.grad(), c.tensor(0), c.tensor(1), biasSizes, c.intList(3), c.intList(4), c.intList(5),
-                     c.flag(6), c.intList(7), c.integer(8), mask3(c.needs(0), c.needs(1), c.needs(2))});
+                    {c.grad(), c.tensor(0), c.tensor(1), biasSizes, c.arg(3), c.arg(4), c.arg(5),
+                     c.flag(6), c.arg(7), c.integer(8), mask3(c.needs(0), c.needs(1), c.needs(2))});
     setFused(c, g, {0, 1, 2});
   });
   registerDerivative("aten.max_pool2d_with_indices.default", [](GradContext& c) {
     if (!c.needs(0) || !c.grad(0).defined()) return;
     c.set(0, callOp1("aten.max_pool2d_with_indices_backward.default",
-                     {c.grad(0), c.tensor(0), c.intList(1), c.intList(2), c.intList(3), c.intList(4), c.flag(5),
-                      c.output(1)}));
+                     {c.grad(0), c.tensor(0), c.arg(1), c.arg(2), c.arg(3), c.arg(4), c.flag(5), c.output(1)}));
+  });
+  registerDerivative("aten.max_pool2d_with_indices_backward.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, maxPoolDoubleBackward(c.grad(), c.tensor(7)));
+    if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
+  });
+  registerDerivative("aten.avg_pool2d.default", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    c.set(0, callOp1("aten.avg_pool2d_backward.default",
+                     {c.grad(), c.tensor(0), c.intList(1), c.intList(2), c.intList(3), c.flag(4), c.flag(5), c.arg(6)}));
+  });
+  registerDerivative("aten.avg_pool2d_backward.default", [](GradContext& c) {
+    if (c.needs(0))
+      c.set(0, callOp1("aten.avg_pool2d.default",
+                       {c.grad(), c.intList(2), c.intList(3), c.intList(4), c.flag(5), c.flag(6), c.arg(7)}));
+    if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
   });
   registerDerivative("aten.embedding.default", [](GradContext& c) {
     if (!c.needs(0)) return;
     c.set(0, callOp1("aten.embedding_dense_backward.default",
                      {c.grad(), c.tensor(1), c.tensor(0).size(0), c.integer(2), c.flag(3)}));
+  });
+  registerDerivative("aten.embedding_dense_backward.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, embeddingDoubleBackward(c));
+  });
+  // The second output, total_weight, is not differentiable (as in PyTorch).
+  registerDerivative("aten.nll_loss_forward.default", [](GradContext& c) {
+    if (!c.needs(0) || !c.grad(0).defined()) return;
+    c.set(0, callOp1("aten.nll_loss_backward.default",
+                     {c.grad(0), c.tensor(0), c.tensor(1), c.tensor(2), c.integer(3), c.integer(4), c.output(1)}));
+  });
+  registerDerivative("aten.nll_loss_backward.default", [](GradContext& c) {
+    if (c.needs(0))
+      c.set(0, callOp("aten.nll_loss_forward.default", {c.grad(), c.tensor(2), c.tensor(3), c.integer(4), c.integer(5)})[0]);
+    if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
   });
   registerDerivative("aten.native_dropout.default", [](GradContext& c) {
     if (!c.needs(0) || !c.grad(0).defined()) return;

@@ -21,6 +21,7 @@ namespace fathom {
 namespace sym {
 class ShapeEnv;
 }
+struct PartitionInfo;  // engine/dump/PartitionInfo.h
 
 inline constexpr const char* kDumpFormat = "fathom-dump";
 inline constexpr int kDumpVersion = 1;
@@ -45,6 +46,8 @@ struct Dump {
   std::vector<std::pair<std::string, std::string>> producer;  // tool, version, command, ...
   // The symbols, guards and specializations of a symbolic trace; null for a static one.
   std::shared_ptr<sym::ShapeEnv> shapeEnv;
+  // How AOT autograd split "joint" into "forward" and "backward"; null when it did not.
+  std::shared_ptr<const PartitionInfo> partition;
   std::vector<NamedGraph> graphs;
   std::vector<std::pair<std::string, std::vector<ExampleInput>>> inputs;  // by graph name
 

@@ -14,6 +14,7 @@
 #include "engine/dump/DumpStreamReader.h"
 #include "engine/dump/DumpValueReader.h"
 #include "engine/dump/JsonText.h"
+#include "engine/dump/PartitionJson.h"
 #include "engine/dump/ShapeEnvJson.h"
 
 namespace fathom {
@@ -87,7 +88,7 @@ void checkInputsMatch(const Graph& g, const std::vector<ExampleInput>& inputs, c
 
 Dump readDocument(const json& doc, const GraphReader& readGraphAt) {
   requireObject(doc, "");
-  onlyKeys(doc, "", {"format", "version", "producer", "shape_env", "graphs", "inputs"});
+  onlyKeys(doc, "", {"format", "version", "producer", "shape_env", "graphs", "inputs", "partition"});
   const std::string& format = requireString(requireKey(doc, "", "format"), "/format");
   if (format != kDumpFormat) fail("/format", "expected \"fathom-dump\" but found \"" + format + "\"");
   const int64_t version = readInt(requireKey(doc, "", "version"), "/version");
@@ -120,6 +121,7 @@ Dump readDocument(const json& doc, const GraphReader& readGraphAt) {
       dump.inputs.emplace_back(kv.key(), std::move(inputs));
     }
   }
+  if (auto it = doc.find("partition"); it != doc.end()) dump.partition = readPartition(*it, "/partition", dump);
   return dump;
 }
 
@@ -173,7 +175,9 @@ Result<Dump> parseDump(std::string_view text, const std::string& label, const Du
   if (auto depth = checkJsonDepth(text, limits.maxDepth); !depth.ok())
     return invalidInput(depth.error().message, label);
   // Symbolic dumps go to the DOM reader, which reads the shape_env before the graphs.
-  const bool symbolic = text.find("\"shape_env\"") != std::string_view::npos;
+  // So do partitioned ones (the partition refers to the graphs).
+  const bool symbolic = text.find("\"shape_env\"") != std::string_view::npos ||
+                        text.find("\"partition\"") != std::string_view::npos;
   if (auto streamed = symbolic ? std::nullopt : dumpread::streamDump(text)) {
     if (auto dump = readStreamed(*streamed)) return std::move(*dump);
   }

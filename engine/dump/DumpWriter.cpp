@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "engine/dump/Dump.h"
+#include "engine/dump/PartitionJson.h"
 #include "engine/dump/ShapeEnvJson.h"
 
 namespace fathom {
@@ -161,6 +162,7 @@ std::string serializeDump(const Dump& dump) {
     }
     out += "\n  }";
   }
+  if (dump.partition) out += ",\n  \"partition\": " + dumpread::partitionText(*dump.partition, "  ");
   out += "\n}\n";
   return out;
 }

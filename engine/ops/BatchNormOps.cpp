@@ -12,6 +12,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/core/Parallel.h"
+#include "engine/ops/ContiguousOutput.h"
 #include "engine/ops/Copy.h"
 #include "engine/ops/NnFamilies.h"
 #include "engine/ops/NnLayout.h"
@@ -306,9 +307,38 @@ ValueList backwardMeta(const ValueList& args) {
           l.mask[2] ? Value(l.gradBias) : Value(None{})};
 }
 
+// The functional form (PyTorch 2's _native_batch_norm_legit_functional) that functionalization
+// turns a training-mode native_batch_norm into: the running stats are not written; their new
+// values are returned as two more outputs (fresh contiguous tensors).
+ValueList functionalMeta(const ValueList& args) {
+  const BatchNormLayout l = batchNormLayout(args);
+  const TensorMeta& mean = metaArg(args, 3);
+  const TensorMeta& var = metaArg(args, 4);
+  return {l.out, l.saveMean, l.saveInvstd, contiguousOutput(mean, mean.sizes), contiguousOutput(var, var.sizes)};
+}
+
+ValueList functionalKernel(const ValueList& args) {
+  ValueList a = args;
+  Tensor mean = allocateTensor(contiguousOutput(tensorArg(args, 3).meta(), tensorArg(args, 3).meta().sizes));
+  Tensor var = allocateTensor(contiguousOutput(tensorArg(args, 4).meta(), tensorArg(args, 4).meta().sizes));
+  copyInto(mean, tensorArg(args, 3));
+  copyInto(var, tensorArg(args, 4));
+  a[3] = mean;
+  a[4] = var;
+  ValueList out = batchNormKernel(a);
+  out.push_back(mean);
+  out.push_back(var);
+  return out;
+}
+
 }  // namespace
 
 void registerBatchNormOps(OpRegistry& registry) {
+  (void)registry.add(
+      "aten::_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
+      "Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor "
+      "running_mean_out, Tensor running_var_out)",
+      functionalMeta, functionalKernel);
   (void)registry.add(
       "aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
       "Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)",

@@ -1,0 +1,92 @@
+#include "engine/aot/AotCompile.h"
+
+#include <chrono>
+
+#include "engine/aot/GraphExtract.h"
+#include "engine/ops/OpRegistry.h"
+
+namespace fathom::aot {
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+sym::GuardContext contextOf(const Graph& g, const Node& n, const std::string& stage) {
+  sym::GuardContext c{stage, n.name, n.target, n.provenance.source, n.provenance.module, {}};
+  forEachNodeRef(n, [&](NodeRef r) { c.argNames.push_back(g.node(r).name); });
+  return c;
+}
+
+Status propagate(const Graph& graph, sym::ShapeEnv* env, const std::string& stage) {
+  for (const Node& n : graph.nodes()) {
+    if (n.kind != NodeKind::Call || !n.op) continue;
+    if (env) env->setContext(contextOf(graph, n, stage));
+    auto bound = bindArguments(n.op->schema, n.args, n.kwargs);
+    if (!bound.ok()) return bound.error().within("%" + n.name);
+    ValueList metas;
+    metas.reserve(bound->size());
+    for (const auto& a : *bound) metas.push_back(fakeValueOf(graph, a));
+    auto fake = callMeta(*n.op, metas);
+    if (!fake.ok()) return fake.error().within("%" + n.name);
+    const Value got = fake->size() == 1 ? (*fake)[0] : Value(*fake);
+    const auto* want = n.val.tryAs<TensorMeta>();
+    const auto* have = got.tryAs<TensorMeta>();
+    if (want && have && (want->dim() != have->dim() || want->dtype != have->dtype))
+      return internalError("compiling: %" + n.name + " was recorded as " + want->str() + " but its meta now gives " +
+                           have->str());
+  }
+  return {};
+}
+
+std::vector<ExampleInput> primalsOf(const JointGraph& j) {
+  return std::vector<ExampleInput>(j.inputs.begin(), j.inputs.begin() + static_cast<std::ptrdiff_t>(j.numPrimals));
+}
+
+}  // namespace
+
+Status propagateFake(const Graph& graph) { return propagate(graph, nullptr, "compile"); }
+
+Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options) {
+  AotCompiled out;
+  out.env = sym::ShapeEnv::create(options.shapes.shapes);
+  sym::ShapeEnv& env = *out.env;
+  JointTraceOptions jo;
+  if (options.shapes.dynamic)
+    jo.hooks.makeSize = [&env](int64_t hint, const std::string& source) { return env.createSize(hint, source); };
+  jo.hooks.beforeNode = [&env](const frontend::NodeContext& c) {
+    env.setContext({c.stage == "backward" ? "aot-backward" : "trace", c.node, c.op, c.source, c.module, c.argNames});
+  };
+  const bool lazy = options.backward == BackwardTiming::Lazy;
+  if (lazy) jo.afterForward = [&] { out.installedGuards = env.guards().size(); };
+  auto start = std::chrono::steady_clock::now();
+  auto joint = traceJoint(model, jo);
+  FATHOM_TRY(joint);
+  out.traceMs = msSince(start);
+  start = std::chrono::steady_clock::now();
+  auto parts = partition(*joint, options.partitioner);
+  FATHOM_TRY(parts);
+  out.partitionMs = msSince(start);
+  start = std::chrono::steady_clock::now();
+  FATHOM_TRY(propagate(parts->forward, &env, "aot-forward"));
+  FATHOM_TRY(propagate(parts->backward, &env, "aot-backward"));
+  out.compileMs = msSince(start);
+  if (!lazy) out.installedGuards = env.guards().size();
+  for (size_t i = out.installedGuards; i < env.guards().size(); ++i) {
+    const auto& g = env.guards()[i];
+    out.lateGuards.push_back({i, g.expr.str(), g.where, g.reason});
+  }
+  Dump& d = out.dump;
+  d.producer = {{"tool", "fathom"}, {"version", FATHOM_VERSION}};
+  if (options.shapes.dynamic) d.shapeEnv = out.env;
+  d.graphs.push_back({"joint", joint->graph});
+  d.graphs.push_back({"forward", std::move(parts->forward)});
+  d.graphs.push_back({"backward", std::move(parts->backward)});
+  d.inputs.emplace_back("joint", joint->inputs);
+  d.inputs.emplace_back("forward", primalsOf(*joint));
+  d.partition = std::make_shared<PartitionInfo>(std::move(parts->info));
+  out.joint = std::move(*joint);
+  return out;
+}
+
+}  // namespace fathom::aot

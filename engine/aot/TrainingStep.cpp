@@ -1,0 +1,107 @@
+#include "engine/aot/TrainingStep.h"
+
+#include "engine/autograd/Autograd.h"
+#include "engine/frontend/Dispatch.h"
+#include "engine/interp/Interpreter.h"
+#include "engine/ops/Copy.h"
+
+namespace fathom::aot {
+namespace {
+
+ValueList slice(const ValueList& v, size_t begin, size_t end) {
+  return ValueList(v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end));
+}
+
+// Writes each mutation's new value into its input tensor (AOTAutograd's input.copy_(new)).
+Status applyMutations(const ValueList& newValues, const std::vector<size_t>& primalIndex, const ValueList& primals) {
+  for (size_t k = 0; k < newValues.size(); ++k) {
+    const Value& dst = primals.at(primalIndex[k]);
+    if (!dst.is<Tensor>() || !newValues[k].is<Tensor>()) return internalError("a mutated input is not a tensor");
+    try {
+      copyInto(dst.as<Tensor>(), newValues[k].as<Tensor>());
+    } catch (const OpError& e) {
+      return internalError(std::string("copying a mutated input back: ") + e.what());
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<TrainingStep> runPartitioned(const Graph& forward, const Graph& backward, const PartitionInfo& info,
+                                    const ValueList& primals, const ValueList& tangents) {
+  auto fwd = Interpreter(forward).run(primals);
+  FATHOM_TRY(fwd);
+  const size_t numMut = info.mutatedInputs.size();
+  const size_t numOut = static_cast<size_t>(info.numForwardOutputs);
+  if (fwd->size() != numMut + numOut + info.saved.size())
+    return internalError("the forward graph returned " + std::to_string(fwd->size()) + " values; the partition expects " +
+                         std::to_string(numMut + numOut + info.saved.size()));
+  std::vector<size_t> mutated;
+  for (const auto& name : info.mutatedInputs) {
+    auto r = forward.find(name);
+    if (!r) return invalidInput("mutated input '" + name + "' is not a placeholder of the forward graph");
+    mutated.push_back(static_cast<size_t>(r->index));
+  }
+  TrainingStep step;
+  step.updatedInputs = slice(*fwd, 0, numMut);
+  FATHOM_TRY(applyMutations(step.updatedInputs, mutated, primals));
+  step.outputs = slice(*fwd, numMut, numMut + numOut);
+  step.saved = slice(*fwd, numMut + numOut, fwd->size());
+  ValueList bwdInputs = step.saved;
+  bwdInputs.insert(bwdInputs.end(), tangents.begin(), tangents.end());
+  auto bwd = Interpreter(backward).run(std::move(bwdInputs));
+  FATHOM_TRY(bwd);
+  step.grads = std::move(*bwd);
+  return step;
+}
+
+Result<TrainingStep> runJoint(const JointGraph& joint, const ValueList& primals, const ValueList& tangents) {
+  ValueList inputs = primals;
+  inputs.insert(inputs.end(), tangents.begin(), tangents.end());
+  auto out = Interpreter(joint.graph).run(std::move(inputs));
+  FATHOM_TRY(out);
+  const size_t numMut = joint.mutatedInputs.size();
+  TrainingStep step;
+  step.updatedInputs = slice(*out, 0, numMut);
+  step.outputs = slice(*out, numMut, numMut + joint.numForwardOutputs);
+  step.grads = slice(*out, numMut + joint.numForwardOutputs, out->size());
+  return step;
+}
+
+Result<TrainingStep> runEagerStep(frontend::Model& model, const ValueList& inputs, const ValueList& tangents,
+                                  const std::vector<size_t>& tangentOutputs, const std::vector<size_t>& mutatedPrimals) {
+  (void)frontend::exampleInputs(model);  // parameters' seeds
+  std::vector<frontend::Parameter*> primals = model.parameters();
+  for (auto* b : model.buffers()) primals.push_back(b);
+  return frontend::catchErrors([&] {
+    std::vector<frontend::Tensor> params, in;
+    for (auto* p : primals) {
+      p->zeroGrad();
+      params.push_back(p->tensor());
+    }
+    for (const auto& v : inputs) in.push_back(frontend::Tensor::eager(v.as<Tensor>()));
+    std::vector<frontend::Tensor> outs = model.forward(in);
+    TrainingStep step;
+    for (const auto& t : outs) step.outputs.push_back(t.real());
+    autograd::TensorList roots, grads, leaves;
+    for (size_t k = 0; k < tangentOutputs.size(); ++k) {
+      roots.push_back(outs.at(tangentOutputs[k]));
+      grads.push_back(frontend::Tensor::eager(tangents.at(k).as<Tensor>()));
+    }
+    for (const auto& p : params)
+      if (autograd::requiresGrad(p)) leaves.push_back(p);
+    autograd::TensorList g;
+    if (!roots.empty() && !leaves.empty()) g = autograd::grad(roots, leaves, grads, {.allowUnused = true});
+    size_t next = 0;
+    for (const auto& p : params) {
+      const frontend::Tensor gi = autograd::requiresGrad(p) && next < g.size() ? g[next++] : frontend::Tensor{};
+      step.grads.push_back(gi.defined() ? Value(gi.real()) : Value(None{}));
+    }
+    for (size_t i = params.size(); i < params.size() + inputs.size(); ++i) step.grads.push_back(None{});
+    for (size_t p : mutatedPrimals) step.updatedInputs.push_back(p < params.size() ? Value(params[p].real()) : Value(None{}));
+    return step;
+  });
+}
+
+}  // namespace fathom::aot
