@@ -1,6 +1,10 @@
-// `fathom run DUMP [--graph NAME] [--seed N] [--inputs FILE] [--memory-limit BYTES] [--json]`:
+// `fathom run DUMP [--graph NAME] [--seed N] [--inputs FILE] [--memory-limit BYTES]
+//                   [--backend eager|aot_eager] [--json]`:
 // runs one graph on real tensors with the interpreter and prints each output's layout and a
-// checksum (sum of all elements, largest |x|) plus the wall time of the run.
+// checksum (sum of all elements, largest |x|) plus the wall time of the run. --backend aot_eager
+// runs a partitioned dump's training step (forward graph, mutations applied back, backward
+// graph) and compares every output, gradient and updated input with the eager autograd engine
+// on the joint graph's forward; exit 1 when one differs.
 //
 // Inputs come from --inputs, else the dump's example inputs, else are drawn from the
 // placeholders' meta. The memory limit is set before anything is allocated, so a dump asking
@@ -14,6 +18,8 @@
 #include <optional>
 
 #include "app/CliCommon.h"
+#include "engine/aot/TrainingStep.h"
+#include "engine/dump/PartitionInfo.h"
 #include "engine/graph/GraphPrinter.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
@@ -28,6 +34,7 @@ struct RunOptions {
   std::string seed;  // parsed here: CLI11 2.1 wraps "-1" into a huge unsigned value
   std::string inputsFile;
   std::string memoryLimit;
+  std::string backend = "eager";
   bool json = false;
 };
 
@@ -101,6 +108,67 @@ void printOutputText(size_t index, const Value& v) {
             << intListText(t->strides()) << " offset " << t->storageOffset() << "  " << sums << "\n";
 }
 
+Json diffJson(const aot::StepDiff& d) {
+  Json j = {{"kind", d.what}, {"index", d.index}, {"max_abs_diff", d.maxAbsDiff}, {"scale", d.scale}, {"ok", d.ok}};
+  if (!d.name.empty()) j["input"] = d.name;
+  if (!d.sizesMatch) j["sizes_match"] = false;
+  return j;
+}
+
+// The training step of a partitioned dump, against the eager autograd reference.
+int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t> seed) {
+  if (!dump.partition)
+    return reportError(invalidInput("has no partition (graphs joint, forward, backward); make one with 'fathom trace MODEL --aot'", opts.dump));
+  const PartitionInfo& info = *dump.partition;
+  const Graph* joint = dump.graph(info.joint);
+  const Graph* fwd = dump.graph(info.forward);
+  const Graph* bwd = dump.graph(info.backward);
+  auto specs = chooseInputs(dump, info.joint, nullptr);
+  if (!specs.ok()) return reportError(specs.error().within(opts.dump));
+  const size_t numPrimals = fwd->placeholders().size();
+  if (specs->size() < numPrimals) return reportError(invalidInput("the joint graph has fewer inputs than the forward graph", opts.dump));
+  auto draw = [&]() { return materializeInputs(*specs, seed); };
+  auto first = draw(), second = draw();  // each run writes its mutated inputs
+  if (!first.ok()) return reportError(first.error().within(opts.dump));
+  if (!second.ok()) return reportError(second.error().within(opts.dump));
+  auto split = [&](const ValueList& all, size_t from, size_t to) {
+    return ValueList(all.begin() + static_cast<std::ptrdiff_t>(from), all.begin() + static_cast<std::ptrdiff_t>(to));
+  };
+  const ValueList tangents = split(*first, numPrimals, first->size());
+  const auto start = std::chrono::steady_clock::now();
+  auto compiled = aot::runPartitioned(*fwd, *bwd, info, split(*first, 0, numPrimals), tangents);
+  const double compiledSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!compiled.ok()) return reportError(compiled.error().within(opts.dump + ": aot_eager"));
+  auto reference = aot::runReplayedStep(*joint, info, split(*second, 0, numPrimals), tangents);
+  if (!reference.ok()) return reportError(reference.error().within(opts.dump + ": eager autograd"));
+  const auto diffs = aot::compareSteps(*compiled, *reference, info);
+  size_t bad = 0;
+  for (const auto& d : diffs) bad += d.ok ? 0 : 1;
+  if (opts.json) {
+    Json list = Json::array();
+    for (const auto& d : diffs) list.push_back(diffJson(d));
+    Json outs = Json::array();
+    for (size_t i = 0; i < compiled->outputs.size(); ++i) outs.push_back(outputJson(i, compiled->outputs[i]));
+    printJson({{"file", opts.dump}, {"backend", "aot_eager"}, {"partitioner", info.partitioner}, {"outputs", std::move(outs)},
+               {"saved", info.saved.size()}, {"saved_bytes", info.savedBytes()}, {"compared", std::move(list)},
+               {"mismatches", bad}, {"match", bad == 0}, {"seconds", compiledSeconds}});
+  } else {
+    std::cout << "aot_eager on " << opts.dump << " (" << info.partitioner << " partitioner, " << info.saved.size()
+              << " saved values, " << info.savedBytes() << " bytes): " << compiled->outputs.size() << " outputs, "
+              << compiled->grads.size() << " gradients, " << compiled->updatedInputs.size() << " updated inputs\n";
+    for (size_t i = 0; i < compiled->outputs.size(); ++i) printOutputText(i, compiled->outputs[i]);
+    for (const auto& d : diffs) {
+      if (d.ok && d.what == "grad" && d.scale == 0 && d.maxAbsDiff == 0 && d.name.empty()) continue;  // no gradient either way
+      char line[160];
+      std::snprintf(line, sizeof line, "max |diff| %.3g (largest |x| %.3g)", d.maxAbsDiff, d.scale);
+      std::cout << "  " << (d.ok ? "ok       " : "MISMATCH ") << d.what << " " << d.index << (d.name.empty() ? "" : " (" + d.name + ")")
+                << ": " << (d.sizesMatch ? line : "sizes differ") << "\n";
+    }
+    std::cout << (bad ? std::to_string(bad) + " values differ from eager autograd\n" : "matches eager autograd\n");
+  }
+  return bad ? kExitProblem : kExitOk;
+}
+
 int runGraph(const RunOptions& opts) {
   if (!opts.memoryLimit.empty()) {
     auto limit = parseBytes(opts.memoryLimit);
@@ -118,6 +186,11 @@ int runGraph(const RunOptions& opts) {
   int rc = kExitOk;
   auto dump = loadDumpOrReport(opts.dump, &rc);
   if (!dump) return rc;
+  if (opts.backend == "aot_eager") {
+    if (!opts.graph.empty() || !opts.inputsFile.empty()) return usageError("--backend aot_eager runs the whole training step: no --graph or --inputs");
+    return runAotEager(*dump, opts, seed);
+  }
+  if (opts.backend != "eager") return usageError("--backend must be eager or aot_eager, not '" + opts.backend + "'");
   auto graph = selectGraph(*dump, opts.graph, opts.dump);
   if (!graph.ok()) return reportError(graph.error());
   const NamedGraph& g = **graph;
@@ -164,7 +237,10 @@ Command addRunCommand(CLI::App& parent) {
   app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
   app->add_option("--inputs", opts->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
   app->add_option("--memory-limit", opts->memoryLimit, "Refuse to hold more tensor memory than this (e.g. 512M, 8G; default 8G)");
-  app->add_flag("--json", opts->json, "Print JSON: {file, graph, outputs: [{index, dtype, sizes, strides, offset, sum, absmax}], seconds}");
+  app->add_option("--backend", opts->backend, "eager (interpret one graph) or aot_eager (a partitioned dump's forward + backward, "
+                                               "compared with eager autograd)");
+  app->add_flag("--json", opts->json, "Print JSON: {file, graph, outputs: [{index, dtype, sizes, strides, offset, sum, absmax}], seconds}; "
+                                      "aot_eager: {outputs, saved, saved_bytes, compared: [{kind, index, input, max_abs_diff, ok}], match}");
   return {app, [opts] { return runGraph(*opts); }};
 }
 

@@ -1,10 +1,13 @@
 // `fathom trace MODEL [--layers N] [--batch B] [--seq S] [--dynamic] [-o OUT] [--trace-log FILE]
-//                     [--calls BxS,...] [--json]`, `fathom trace --list`:
+//                     [--calls BxS,...] [--aot [--partitioner default|min-cut] [--lazy-backward]]
+//                     [--training] [--json]`, `fathom trace --list`:
 // traces a sample model (samples/models) on fake tensors - static, or with symbolic input sizes -
 // and writes the dump: graph, ShapeEnv (symbols, ranges, sources, replacements) and every guard
 // with its provenance. --calls simulates a guarded cache: each call's input sizes are checked
 // against the entries compiled so far; a miss lists every failing guard of every entry and
-// retraces.
+// retraces. --aot traces the training step instead (AOT autograd): joint, forward and backward
+// graphs, the partition (saved values with sizes and bytes) and the guards - with any late guard
+// the lazy backward added after the forward's guards were installed.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -12,7 +15,9 @@
 #include <sstream>
 
 #include "app/CliCommon.h"
+#include "engine/aot/AotCompile.h"
 #include "engine/cache/GuardedCache.h"
+#include "engine/dump/PartitionInfo.h"
 #include "engine/cache/ShapeTracing.h"
 #include "samples/models/Models.h"
 
@@ -24,7 +29,8 @@ struct TraceOptions {
   bool list = false;
   int64_t layers = 0, batch = 0, seq = 0;
   bool dynamic = false, noDuckSizing = false, json = false, force = false;
-  std::string out, traceLog, calls;
+  bool aot = false, lazyBackward = false, training = false;
+  std::string out, traceLog, calls, partitioner = "default";
 };
 
 struct CallSpec {
@@ -205,6 +211,76 @@ int listModels(bool json) {
   return kExitOk;
 }
 
+Json lateGuardJson(const aot::LateGuard& g) {
+  return {{"expr", g.expr}, {"stage", g.where.stage}, {"node", g.where.node}, {"op", g.where.op},
+          {"source", g.where.source}, {"module", g.where.module}, {"reason", g.reason}};
+}
+
+Status writeDump(const Dump& dump, const TraceOptions& o) {
+  if (o.out.empty()) return {};
+  if (!o.force && std::ifstream(o.out).good()) return invalidInput("trace: " + o.out + " exists; pass --force to overwrite it");
+  return saveDump(dump, o.out);
+}
+
+int runAotTrace(const TraceOptions& o, const models::ModelOptions& mo, TraceLog& log) {
+  auto partitioner = aot::parsePartitioner(o.partitioner);
+  if (!partitioner) return usageError("trace: --partitioner must be default or min-cut, not '" + o.partitioner + "'");
+  auto model = models::buildModel(o.model, mo);
+  if (!model.ok()) return reportError(model.error());
+  aot::AotOptions ao;
+  ao.shapes.dynamic = o.dynamic;
+  ao.shapes.shapes.duckSizing = !o.noDuckSizing;
+  ao.shapes.log = &log;
+  ao.partitioner = *partitioner;
+  ao.backward = o.lazyBackward ? aot::BackwardTiming::Lazy : aot::BackwardTiming::Eager;
+  auto compiled = aot::aotCompile(**model, ao);
+  if (!compiled.ok()) return reportError(compiled.error());
+  Dump& dump = compiled->dump;
+  addProducer(dump, o);
+  dump.producer.emplace_back("aot", std::string(aot::partitionerName(*partitioner)) + (o.lazyBackward ? ", lazy backward" : ""));
+  if (auto s = writeDump(dump, o); !s.ok()) return usageError(s.error().message);
+  const PartitionInfo& p = *dump.partition;
+  const sym::ShapeEnv& env = *compiled->env;
+  for (const auto& g : compiled->lateGuards)
+    log.emit("late_guard", 0, g.where.stage, {{"expr", g.expr}, {"node", g.where.node}, {"source", g.where.source}, {"reason", g.reason}});
+  if (o.json) {
+    Json saved = Json::array();
+    for (const auto& v : p.saved) {
+      Json j = {{"name", v.name}, {"kind", v.isSymInt ? "symint" : "tensor"}, {"bytes", v.bytes}};
+      if (v.isSymInt) j["value"] = v.value.str();
+      else j["sizes"] = symIntListJson(v.meta.sizes), j["dtype"] = std::string(dtypeName(v.meta.dtype));
+      saved.push_back(std::move(j));
+    }
+    Json late = Json::array();
+    for (const auto& g : compiled->lateGuards) late.push_back(lateGuardJson(g));
+    Json graphs = Json::object();
+    for (const auto& g : dump.graphs) graphs[g.name] = g.graph.size();
+    printJson({{"model", o.model}, {"dynamic", o.dynamic}, {"partitioner", p.partitioner},
+               {"output", o.out.empty() ? Json(nullptr) : Json(o.out)}, {"graphs", std::move(graphs)},
+               {"saved", std::move(saved)}, {"saved_bytes", p.savedBytes()}, {"mutated_inputs", p.mutatedInputs},
+               {"guards", env.guards().size()}, {"installed_guards", compiled->installedGuards},
+               {"late_guards", std::move(late)}, {"trace_ms", compiled->traceMs},
+               {"partition_ms", compiled->partitionMs}, {"compile_ms", compiled->compileMs}});
+    return kExitOk;
+  }
+  std::cout << "aot " << o.model << (o.dynamic ? " (dynamic)" : " (static)") << ", " << p.partitioner << " partitioner: joint "
+            << plural(dump.graph("joint")->size(), "node") << " -> forward " << dump.graph("forward")->size() << ", backward "
+            << dump.graph("backward")->size() << " in " << millis(compiled->traceMs + compiled->partitionMs + compiled->compileMs) << "\n";
+  std::cout << "  saved for backward: " << p.numSavedTensors() << " tensors + " << (p.saved.size() - p.numSavedTensors())
+            << " SymInts, " << p.savedBytes() << " bytes (under the hints)\n";
+  if (!p.mutatedInputs.empty()) std::cout << "  mutated inputs (applied back after the forward): " << p.mutatedInputs.size() << "\n";
+  std::cout << "  guards: " << env.guards().size() << " (" << compiled->installedGuards << " installed with the forward)\n";
+  for (const auto& g : compiled->lateGuards) {
+    std::cout << "  LATE GUARD " << g.expr << "  [" << g.where.stage << "]\n          from %" << g.where.node << " = "
+              << g.where.op;
+    if (!g.where.source.empty()) std::cout << "  at " << g.where.source;
+    if (!g.reason.empty()) std::cout << "\n          why: " << g.reason;
+    std::cout << "\n          the guard set installed after the forward does not check it\n";
+  }
+  if (!o.out.empty()) std::cout << "wrote " << o.out << " (run it: fathom run " << o.out << " --backend aot_eager)\n";
+  return kExitOk;
+}
+
 int runTrace(const TraceOptions& o) {
   if (o.list) return listModels(o.json);
   if (o.model.empty()) return usageError("trace: a MODEL is required (see 'fathom trace --list')");
@@ -218,6 +294,9 @@ int runTrace(const TraceOptions& o) {
   mo.layers = o.layers;
   mo.batch = o.batch;
   mo.seq = o.seq;
+  mo.training = o.training;
+  if (!o.aot && (o.lazyBackward || o.partitioner != "default"))
+    return usageError("trace: --partitioner and --lazy-backward need --aot");
 
   TraceLog log;
   if (!o.traceLog.empty()) {
@@ -226,6 +305,7 @@ int runTrace(const TraceOptions& o) {
     log = std::move(*opened);
   }
   if (!o.calls.empty()) return simulateCalls(o, mo, log);
+  if (o.aot) return runAotTrace(o, mo, log);
 
   auto traced = traceOnce(o, mo, &log, 0);
   if (!traced.ok()) return reportError(traced.error());
@@ -275,8 +355,13 @@ Command addTraceCommand(CLI::App& parent) {
   app->add_flag("--force", o->force, "Overwrite --output if it exists");
   app->add_option("--trace-log", o->traceLog, "Append the events (symbols, guards, compiles, recompiles) as JSON lines");
   app->add_option("--calls", o->calls, "Simulate calls with these input sizes, e.g. 8x128,4x128,4x64: hits, misses, reasons");
-  app->add_flag("--json", o->json, "Print JSON: {model, dynamic, nodes, symbols, guards, ...} or, with --calls, "
-                                   "{calls: [{call, sizes, result, entry, failures: [...]}], compiles, hits}");
+  app->add_flag("--aot", o->aot, "Trace the training step (AOT autograd): joint, forward and backward graphs and the partition");
+  app->add_option("--partitioner", o->partitioner, "With --aot: default (save what the backward reads) or min-cut (recompute cheap ops)");
+  app->add_flag("--lazy-backward", o->lazyBackward, "With --aot: form the backward after the forward's guards are installed; report late guards");
+  app->add_flag("--training", o->training, "Train mode: dropout active, batch norm on batch statistics (updates running stats)");
+  app->add_flag("--json", o->json, "Print JSON: {model, dynamic, nodes, symbols, guards, ...}; with --calls "
+                                   "{calls: [{call, sizes, result, entry, failures: [...]}], compiles, hits}; with --aot "
+                                   "{graphs, saved: [{name, kind, sizes, bytes}], saved_bytes, guards, late_guards, ...}");
   return {app, [o] { return runTrace(*o); }};
 }
 

@@ -43,6 +43,29 @@ std::vector<ExampleInput> primalsOf(const JointGraph& j) {
   return std::vector<ExampleInput>(j.inputs.begin(), j.inputs.begin() + static_cast<std::ptrdiff_t>(j.numPrimals));
 }
 
+// Seeded example inputs for the backward graph on its own (sizes under the hints), so it can be
+// run and checked alone; none when it takes a SymInt (an example input is a tensor).
+std::optional<std::vector<ExampleInput>> backwardInputs(const Graph& backward, uint64_t seed) {
+  std::vector<ExampleInput> out;
+  for (NodeRef r : backward.placeholders()) {
+    const Node& n = backward.node(r);
+    const auto* m = n.val.tryAs<TensorMeta>();
+    if (!m) return std::nullopt;
+    IntList hints;
+    for (const auto& s : m->sizes) hints.push_back(s.hint());
+    ExampleInput in;
+    in.name = n.name;
+    in.meta = fakeTensor(m->dtype, {hints.begin(), hints.end()});
+    if (isFloating(m->dtype)) in.seed = seed + out.size();
+    else {
+      in.seed = seed + out.size();
+      in.range = std::pair<double, double>{0, 2};
+    }
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
 }  // namespace
 
 Status propagateFake(const Graph& graph) { return propagate(graph, nullptr, "compile"); }
@@ -84,6 +107,8 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
   d.graphs.push_back({"backward", std::move(parts->backward)});
   d.inputs.emplace_back("joint", joint->inputs);
   d.inputs.emplace_back("forward", primalsOf(*joint));
+  if (auto bwd = backwardInputs(*d.graph("backward"), model.seed + joint->inputs.size()))
+    d.inputs.emplace_back("backward", std::move(*bwd));
   d.partition = std::make_shared<PartitionInfo>(std::move(parts->info));
   out.joint = std::move(*joint);
   return out;

@@ -67,11 +67,6 @@ Status functionalize(JointGraph& joint) {
       map[i] = g.append(std::move(c));
       continue;
     }
-    const OpDef* functional = OpRegistry::global().find(rw->functionalOp);
-    if (!functional)
-      return invalidInput("in-place op " + n.target + " has no functional form (" + rw->functionalOp +
-                              " is not registered), so the graph cannot be functionalized",
-                          "%" + n.name);
     // The written arguments, as nodes of the source graph.
     std::vector<NodeRef> targets;
     for (size_t pos : rw->written) {
@@ -85,6 +80,11 @@ Status functionalize(JointGraph& joint) {
                             "%" + n.name);
       targets.push_back(*r);
     }
+    const OpDef* functional = OpRegistry::global().find(rw->functionalOp);
+    if (!functional)
+      return invalidInput("in-place op " + n.target + " has no functional form (" + rw->functionalOp +
+                              " is not registered), so the graph cannot be functionalized",
+                          "%" + n.name);
     c.target = rw->functionalOp;
     c.op = functional;
     auto fake = callMeta(*functional, [&] {

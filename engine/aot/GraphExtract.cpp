@@ -2,26 +2,29 @@
 
 namespace fathom::aot {
 
-Value fakeValueOf(const Graph& g, const Value& v) {
-  if (auto* r = v.tryAs<NodeRef>()) return g.node(*r).val;
+namespace {
+
+// `v` with every NodeRef replaced by fn(ref), inside lists too.
+template <class Fn>
+Value mapRefs(const Value& v, const Fn& fn) {
+  if (auto* r = v.tryAs<NodeRef>()) return fn(*r);
   if (auto* l = v.tryAs<ValueList>()) {
     ValueList out;
     out.reserve(l->size());
-    for (const auto& e : *l) out.push_back(fakeValueOf(g, e));
+    for (const auto& e : *l) out.push_back(mapRefs(e, fn));
     return out;
   }
   return v;
 }
 
+}  // namespace
+
+Value fakeValueOf(const Graph& g, const Value& v) {
+  return mapRefs(v, [&](NodeRef r) { return g.node(r).val; });
+}
+
 Value remapRefs(const Value& v, const std::vector<NodeRef>& map) {
-  if (auto* r = v.tryAs<NodeRef>()) return map[static_cast<size_t>(r->index)];
-  if (auto* l = v.tryAs<ValueList>()) {
-    ValueList out;
-    out.reserve(l->size());
-    for (const auto& e : *l) out.push_back(remapRefs(e, map));
-    return out;
-  }
-  return v;
+  return mapRefs(v, [&](NodeRef r) { return Value(map[static_cast<size_t>(r.index)]); });
 }
 
 Result<Graph> extractGraph(const Graph& source, const std::vector<NodeRef>& inputs, const ValueList& outputs,

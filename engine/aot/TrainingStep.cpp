@@ -1,6 +1,7 @@
 #include "engine/aot/TrainingStep.h"
 
 #include "engine/autograd/Autograd.h"
+#include "engine/core/Random.h"
 #include "engine/frontend/Dispatch.h"
 #include "engine/interp/Interpreter.h"
 #include "engine/ops/Copy.h"
@@ -30,6 +31,7 @@ Status applyMutations(const ValueList& newValues, const std::vector<size_t>& pri
 
 Result<TrainingStep> runPartitioned(const Graph& forward, const Graph& backward, const PartitionInfo& info,
                                     const ValueList& primals, const ValueList& tangents) {
+  defaultGenerator().manualSeed(Generator::kDefaultSeed);
   auto fwd = Interpreter(forward).run(primals);
   FATHOM_TRY(fwd);
   const size_t numMut = info.mutatedInputs.size();
@@ -59,6 +61,7 @@ Result<TrainingStep> runPartitioned(const Graph& forward, const Graph& backward,
 Result<TrainingStep> runJoint(const JointGraph& joint, const ValueList& primals, const ValueList& tangents) {
   ValueList inputs = primals;
   inputs.insert(inputs.end(), tangents.begin(), tangents.end());
+  defaultGenerator().manualSeed(Generator::kDefaultSeed);
   auto out = Interpreter(joint.graph).run(std::move(inputs));
   FATHOM_TRY(out);
   const size_t numMut = joint.mutatedInputs.size();
@@ -72,6 +75,7 @@ Result<TrainingStep> runJoint(const JointGraph& joint, const ValueList& primals,
 Result<TrainingStep> runEagerStep(frontend::Model& model, const ValueList& inputs, const ValueList& tangents,
                                   const std::vector<size_t>& tangentOutputs, const std::vector<size_t>& mutatedPrimals) {
   (void)frontend::exampleInputs(model);  // parameters' seeds
+  defaultGenerator().manualSeed(Generator::kDefaultSeed);
   std::vector<frontend::Parameter*> primals = model.parameters();
   for (auto* b : model.buffers()) primals.push_back(b);
   return frontend::catchErrors([&] {
@@ -102,6 +106,118 @@ Result<TrainingStep> runEagerStep(frontend::Model& model, const ValueList& input
     for (size_t p : mutatedPrimals) step.updatedInputs.push_back(p < params.size() ? Value(params[p].real()) : Value(None{}));
     return step;
   });
+}
+
+}  // namespace fathom::aot
+
+#include <cmath>
+
+#include "engine/aot/GraphExtract.h"
+#include "engine/aot/GraphReplay.h"
+
+namespace fathom::aot {
+
+Result<TrainingStep> runReplayedStep(const Graph& joint, const PartitionInfo& info, const ValueList& primals,
+                                     const ValueList& tangents) {
+  const Node* out = joint.outputNode();
+  if (!out) return invalidInput("the joint graph has no output node");
+  const ValueList& outs = out->args.at(0).as<ValueList>();
+  const size_t numMut = info.mutatedInputs.size();
+  const size_t numOut = static_cast<size_t>(info.numForwardOutputs);
+  if (outs.size() < numMut + numOut) return invalidInput("the joint graph returns fewer values than the partition says");
+  const std::vector<NodeRef> placeholders = joint.placeholders();
+  if (placeholders.size() != primals.size() + tangents.size())
+    return invalidInput("the joint graph has " + std::to_string(placeholders.size()) + " inputs, not " +
+                        std::to_string(primals.size() + tangents.size()));
+  const std::vector<NodeRef> primalRefs(placeholders.begin(), placeholders.begin() + static_cast<std::ptrdiff_t>(primals.size()));
+  auto forward = extractGraph(joint, primalRefs, ValueList(outs.begin(), outs.begin() + static_cast<std::ptrdiff_t>(numMut + numOut)),
+                              "forward of the joint");
+  FATHOM_TRY(forward);
+  return frontend::catchErrors([&] {
+    std::vector<frontend::Tensor> in;
+    autograd::TensorList leaves;
+    for (size_t i = 0; i < primals.size(); ++i) {
+      frontend::Tensor t = frontend::Tensor::eager(primals[i].as<Tensor>());
+      if (i < info.gradInputs.size() && !info.gradInputs[i].empty()) {
+        autograd::setRequiresGrad(t, true, info.gradInputs[i]);
+        leaves.push_back(t);
+      }
+      in.push_back(t);
+    }
+    defaultGenerator().manualSeed(Generator::kDefaultSeed);
+    auto replayed = replayGraph(*forward, in);
+    if (!replayed.ok()) throw frontend::FrontendError(replayed.error());
+    TrainingStep step;
+    autograd::TensorList roots, grads;
+    for (size_t i = 0; i < replayed->size(); ++i) {
+      const frontend::Tensor& t = (*replayed)[i];
+      const Value v = t.defined() ? Value(t.real()) : Value(None{});
+      if (i < numMut) {
+        step.updatedInputs.push_back(v);
+        continue;
+      }
+      step.outputs.push_back(v);
+      if (autograd::requiresGrad(t) && roots.size() < tangents.size()) {
+        roots.push_back(t);
+        grads.push_back(frontend::Tensor::eager(tangents[roots.size() - 1].as<Tensor>()));
+      }
+    }
+    autograd::TensorList g;
+    if (!roots.empty() && !leaves.empty()) g = autograd::grad(roots, leaves, grads, {.allowUnused = true});
+    size_t next = 0;
+    for (size_t i = 0; i < primals.size(); ++i) {
+      const bool wants = i < info.gradInputs.size() && !info.gradInputs[i].empty();
+      const frontend::Tensor gi = wants && next < g.size() ? g[next++] : frontend::Tensor{};
+      step.grads.push_back(gi.defined() ? Value(gi.real()) : Value(None{}));
+    }
+    return step;
+  });
+}
+
+namespace {
+
+StepDiff diffOf(const Value& got, const Value& want, double rtol, double atol) {
+  StepDiff d;
+  if (got.isNone() || want.isNone()) {
+    d.ok = got.isNone() == want.isNone();
+    return d;
+  }
+  const Tensor& x = got.as<Tensor>();
+  const Tensor& y = want.as<Tensor>();
+  d.sizesMatch = x.sizes() == y.sizes();
+  if (!d.sizesMatch) {
+    d.ok = false;
+    return d;
+  }
+  for (int64_t i = 0; i < y.numel(); ++i) d.scale = std::max(d.scale, std::abs(y.atLinear(i)));
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    if (std::isnan(x.atLinear(i)) && std::isnan(y.atLinear(i))) continue;  // NaN in both agrees
+    const double diff = std::abs(x.atLinear(i) - y.atLinear(i));
+    d.maxAbsDiff = std::isnan(diff) ? diff : std::max(d.maxAbsDiff, diff);
+  }
+  d.ok = d.maxAbsDiff <= rtol * d.scale + atol;  // false for NaN
+  return d;
+}
+
+}  // namespace
+
+std::vector<StepDiff> compareSteps(const TrainingStep& got, const TrainingStep& want, const PartitionInfo& info,
+                                   double rtol, double atol) {
+  std::vector<StepDiff> out;
+  auto add = [&](const char* what, const ValueList& a, const ValueList& b, const std::vector<std::string>* names) {
+    for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+      StepDiff d = i < a.size() && i < b.size() ? diffOf(a[i], b[i], rtol, atol) : StepDiff{};
+      if (i >= a.size() || i >= b.size()) d.ok = false;
+      d.what = what;
+      d.index = i;
+      if (names && i < names->size()) d.name = (*names)[i];
+      out.push_back(std::move(d));
+    }
+  };
+  add("output", got.outputs, want.outputs, nullptr);
+  add("grad", got.grads, want.grads, &info.gradInputs);
+  add("updated input", got.updatedInputs, want.updatedInputs, &info.mutatedInputs);
+  return out;
 }
 
 }  // namespace fathom::aot

@@ -3,10 +3,15 @@
 //                   into the inputs, then the backward graph on the saved values and tangents
 //   runJoint        the joint graph in one go
 //   runEagerStep    the eager autograd engine on the model itself - the reference
+// Each starts the default random generator at its default seed, so dropout draws the same masks
+// in all of them (the graphs run their dropouts in the model's order).
 #pragma once
 
 #include "engine/aot/JointGraph.h"
 #include "engine/dump/PartitionInfo.h"
+
+#include <string>
+#include <vector>
 
 namespace fathom::aot {
 
@@ -27,5 +32,29 @@ Result<TrainingStep> runJoint(const JointGraph& joint, const ValueList& primals,
 // (indices into parameters-then-buffers).
 Result<TrainingStep> runEagerStep(frontend::Model& model, const ValueList& inputs, const ValueList& tangents,
                                   const std::vector<size_t>& tangentOutputs, const std::vector<size_t>& mutatedPrimals);
+
+}  // namespace fathom::aot
+
+namespace fathom::aot {
+
+// The eager autograd reference for a partitioned dump: the joint graph's forward part replayed
+// through the frontend (GraphReplay.h) on `primals` - those named in info.gradInputs as leaves
+// that require grad - then the engine's grad() with `tangents`.
+Result<TrainingStep> runReplayedStep(const Graph& joint, const PartitionInfo& info, const ValueList& primals,
+                                     const ValueList& tangents);
+
+// One compared value: the largest |difference| against the largest |reference| element.
+struct StepDiff {
+  std::string what;   // "output", "grad", "updated input"
+  size_t index = 0;
+  std::string name;   // the primal, for gradients and updated inputs
+  double maxAbsDiff = 0, scale = 0;
+  bool sizesMatch = true;
+  bool ok = true;
+};
+
+// Compares two steps value by value; `rtol` is relative to each value's largest element.
+std::vector<StepDiff> compareSteps(const TrainingStep& got, const TrainingStep& want, const PartitionInfo& info,
+                                   double rtol = 1e-4, double atol = 1e-5);
 
 }  // namespace fathom::aot

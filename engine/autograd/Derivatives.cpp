@@ -10,16 +10,28 @@ void registerBuiltinDerivatives() {
   registerMatmulDerivatives();
   registerNnDerivatives();
   registerReductionDerivatives();
-  // Outputs that do not depend on the values of their tensor arguments, or are not floating point.
+  registerIndexingDerivatives();
+  registerBackwardDerivatives();
+  // Outputs that do not depend on the values of their tensor arguments, or are not floating
+  // point: PyTorch has no derivative for these (factories never record: no tensor arguments,
+  // but they are listed so every registered op is either here or has a formula).
   for (const char* op : {"aten.zeros_like.default", "aten.ones_like.default", "aten.empty_like.default",
                          "aten.full_like.default", "aten.new_zeros.default", "aten.new_ones.default",
                          "aten.new_empty.default", "aten.new_full.default", "aten.empty_strided.default",
+                         "aten.empty.memory_format", "aten.full.default", "aten.zeros.default", "aten.ones.default",
+                         "aten.arange.default", "aten.arange.start", "aten.arange.start_step",
                          "aten.argmax.default", "aten.logical_not.default", "aten.sym_size.default",
                          "aten.eq.Tensor", "aten.eq.Scalar", "aten.ne.Tensor", "aten.ne.Scalar", "aten.lt.Tensor",
                          "aten.lt.Scalar", "aten.le.Tensor", "aten.le.Scalar", "aten.gt.Tensor", "aten.gt.Scalar",
                          "aten.ge.Tensor", "aten.ge.Scalar", "aten.detach.default", "aten.bernoulli_.float"})
     registerNonDifferentiable(op);
 }
+
+void setBroadcast(GradContext& c, size_t pos, const Tensor& grad) {
+  if (c.needs(pos)) c.set(pos, castLike(sumToSize(grad, c.sizes(pos)), c.tensor(pos)));
+}
+
+Tensor zerosLike(const Tensor& t) { return frontend::callOp1("aten.zeros_like.default", {t}); }
 
 bool sameSizes(const SymValues& a, const SymValues& b) {
   if (a.size() != b.size()) return false;

@@ -54,6 +54,14 @@ Tensor maxPoolDoubleBackward(const Tensor& g, const Tensor& indices) {
   return view(callOp1("aten.gather.default", {planes(g), last - 1, planes(indices)}), indices.sizes());
 }
 
+void batchNormDerivative(GradContext& c) {
+  if (!c.grad(0).defined()) return;
+  auto g = callOp("aten.native_batch_norm_backward.default",
+                  {c.grad(0), c.tensor(0), c.tensor(1), c.tensor(3), c.tensor(4), c.output(1), c.output(2), c.flag(5),
+                   c.number(7), mask3(c.needs(0), c.needs(1), c.needs(2))});
+  setFused(c, g, {0, 1, 2});
+}
+
 }  // namespace
 
 void registerNnDerivatives() {
@@ -64,13 +72,9 @@ void registerNnDerivatives() {
                      mask3(c.needs(0), c.needs(2), c.needs(3))});
     setFused(c, g, {0, 2, 3});
   });
-  registerDerivative("aten.native_batch_norm.default", [](GradContext& c) {
-    if (!c.grad(0).defined()) return;
-    auto g = callOp("aten.native_batch_norm_backward.default",
-                    {c.grad(0), c.tensor(0), c.tensor(1), c.tensor(3), c.tensor(4), c.output(1), c.output(2),
-                     c.flag(5), c.number(7), mask3(c.needs(0), c.needs(1), c.needs(2))});
-    setFused(c, g, {0, 1, 2});
-  });
+  // The functional form (Functionalize.h) has the same first three outputs and the same gradients.
+  for (const char* op : {"aten.native_batch_norm.default", "aten._native_batch_norm_legit_functional.default"})
+    registerDerivative(op, batchNormDerivative);
   registerDerivative("aten.convolution.default", [](GradContext& c) {
     Arg biasSizes = c.isNone(2) ? Arg(None{}) : Arg(c.sizes(2));
     auto g = callOp("aten.convolution_backward.default",
@@ -89,13 +93,14 @@ void registerNnDerivatives() {
   });
   registerDerivative("aten.avg_pool2d.default", [](GradContext& c) {
     if (!c.needs(0)) return;
+    // kernel_size, stride and padding as given: int[2] accepts one int, and stride=[] means kernel_size.
     c.set(0, callOp1("aten.avg_pool2d_backward.default",
-                     {c.grad(), c.tensor(0), c.intList(1), c.intList(2), c.intList(3), c.flag(4), c.flag(5), c.arg(6)}));
+                     {c.grad(), c.tensor(0), c.arg(1), c.arg(2), c.arg(3), c.flag(4), c.flag(5), c.arg(6)}));
   });
   registerDerivative("aten.avg_pool2d_backward.default", [](GradContext& c) {
     if (c.needs(0))
       c.set(0, callOp1("aten.avg_pool2d.default",
-                       {c.grad(), c.intList(2), c.intList(3), c.intList(4), c.flag(5), c.flag(6), c.arg(7)}));
+                       {c.grad(), c.arg(2), c.arg(3), c.arg(4), c.flag(5), c.flag(6), c.arg(7)}));
     if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
   });
   registerDerivative("aten.embedding.default", [](GradContext& c) {
@@ -119,8 +124,10 @@ void registerNnDerivatives() {
   });
   registerDerivative("aten.native_dropout.default", [](GradContext& c) {
     if (!c.needs(0) || !c.grad(0).defined()) return;
+    // train=False returns the input (mask all ones, no scaling); train=None trains.
     const double p = c.number(1);
-    const double scale = p >= 1.0 ? 0.0 : 1.0 / (1.0 - p);
+    const bool train = c.isNone(2) || c.flag(2);
+    const double scale = !train ? 1.0 : p >= 1.0 ? 0.0 : 1.0 / (1.0 - p);
     c.set(0, callOp1("aten.native_dropout_backward.default", {c.grad(0), c.output(1), scale}));
   });
 }

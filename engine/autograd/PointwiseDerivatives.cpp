@@ -9,12 +9,20 @@ using namespace frontend;
 
 Tensor scaled(const Tensor& g, double alpha) { return alpha == 1.0 ? g : mul(g, alpha); }
 
-// Gradient for the tensor at `pos` of a broadcasting op.
-void setBroadcast(GradContext& c, size_t pos, const Tensor& g) {
-  if (c.needs(pos)) c.set(pos, castLike(sumToSize(g, c.sizes(pos)), c.tensor(pos)));
+Tensor cmp(const char* op, const Tensor& a, const Arg& b) { return callOp1(op, {a, b}); }
+
+// sgn(x) in x's dtype: 0 at 0, so abs gets PyTorch's subgradient there.
+Tensor sign(const Tensor& x) {
+  return sub(to(cmp("aten.gt.Scalar", x, 0.0), x.dtype()), to(cmp("aten.lt.Scalar", x, 0.0), x.dtype()));
 }
 
-Tensor zeroScalar(const Tensor& like) { return callOp1("aten.zeros_like.default", {like}); }
+// maximum/minimum: the gradient goes to the selected operand, split evenly on ties.
+// `loses` is the comparison under which this operand was not selected.
+Tensor selectedGrad(const GradContext& c, const char* loses) {
+  const Tensor &a = c.tensor(0), &b = c.tensor(1), &g = c.grad();
+  Tensor split = where(cmp("aten.eq.Tensor", a, b), div(g, 2.0), g);
+  return where(cmp(loses, a, b), zerosLike(split), split);
+}
 
 }  // namespace
 
@@ -59,7 +67,7 @@ void registerPointwiseDerivatives() {
   registerDerivative("aten.pow.Tensor_Scalar", [](GradContext& c) {
     if (!c.needs(0)) return;
     const double e = c.number(1);
-    if (e == 0.0) c.set(0, zeroScalar(c.tensor(0)));
+    if (e == 0.0) c.set(0, zerosLike(c.tensor(0)));
     else c.set(0, mul(mul(c.grad(), e), pow(c.tensor(0), e - 1)));
   });
   registerDerivative("aten.exp.default", [](GradContext& c) {
@@ -78,16 +86,56 @@ void registerPointwiseDerivatives() {
     if (c.needs(0))
       c.set(0, callOp1("aten.gelu_backward.default", {c.grad(), c.tensor(0)}, {{"approximate", c.string(1).c_str()}}));
   });
+  registerDerivative("aten.abs.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, mul(c.grad(), sign(c.tensor(0))));
+  });
+  registerDerivative("aten.log.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, div(c.grad(), c.tensor(0)));
+  });
+  registerDerivative("aten.sqrt.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, div(c.grad(), mul(c.output(), 2.0)));
+  });
+  registerDerivative("aten.rsqrt.default", [](GradContext& c) {  // d x^-1/2 = -1/2 x^-3/2
+    if (c.needs(0)) c.set(0, mul(mul(c.grad(), -0.5), pow(c.output(), 3.0)));
+  });
+  registerDerivative("aten.hardtanh.default", [](GradContext& c) {
+    if (c.needs(0))
+      c.set(0, callOp1("aten.hardtanh_backward.default", {c.grad(), c.tensor(0), c.number(1), c.number(2)}));
+  });
+  // clamp_backward: the gradient passes where min <= x <= max (subgradient 1 at the bounds).
+  registerDerivative("aten.clamp.default", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    const Tensor& x = c.tensor(0);
+    Tensor g = c.grad();
+    if (!c.isNone(1)) g = where(cmp("aten.ge.Scalar", x, c.number(1)), g, zerosLike(g));
+    if (!c.isNone(2)) g = where(cmp("aten.le.Scalar", x, c.number(2)), g, zerosLike(g));
+    c.set(0, g);
+  });
+  registerDerivative("aten.maximum.default", [](GradContext& c) {
+    if (c.needs(0)) setBroadcast(c, 0, selectedGrad(c, "aten.lt.Tensor"));
+    if (c.needs(1)) setBroadcast(c, 1, selectedGrad(c, "aten.gt.Tensor"));
+  });
+  registerDerivative("aten.minimum.default", [](GradContext& c) {
+    if (c.needs(0)) setBroadcast(c, 0, selectedGrad(c, "aten.gt.Tensor"));
+    if (c.needs(1)) setBroadcast(c, 1, selectedGrad(c, "aten.lt.Tensor"));
+  });
   registerDerivative("aten.where.self", [](GradContext& c) {
     const Tensor& cond = c.tensor(0);
-    if (c.needs(1)) setBroadcast(c, 1, where(cond, c.grad(), zeroScalar(c.grad())));
-    if (c.needs(2)) setBroadcast(c, 2, where(cond, zeroScalar(c.grad()), c.grad()));
+    if (c.needs(1)) setBroadcast(c, 1, where(cond, c.grad(), zerosLike(c.grad())));
+    if (c.needs(2)) setBroadcast(c, 2, where(cond, zerosLike(c.grad()), c.grad()));
   });
   registerDerivative("aten.masked_fill.Scalar", [](GradContext& c) {
     if (c.needs(0)) c.set(0, maskedFill(c.grad(), c.tensor(1), 0.0));
   });
   registerDerivative("aten.tril.default", [](GradContext& c) {
     if (c.needs(0)) c.set(0, tril(c.grad(), c.integer(1)));
+  });
+  registerDerivative("aten.triu.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, callOp1("aten.triu.default", {c.grad(), c.integer(1)}));
+  });
+  // fill.Scalar's result does not depend on self's values.
+  registerDerivative("aten.fill.Scalar", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, zerosLike(c.grad()));
   });
   registerDerivative("aten._to_copy.default", [](GradContext& c) {
     if (c.needs(0)) c.set(0, castLike(c.grad(), c.tensor(0)));

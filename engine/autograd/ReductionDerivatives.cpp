@@ -1,4 +1,5 @@
-// Reductions and softmax: the gradient is broadcast back over the reduced dimensions.
+// Reductions, scans and softmax: the gradient is broadcast back over the reduced dimensions
+// (amax and max.dim: only to the selected elements; cumsum: summed in reverse).
 #include <algorithm>
 
 #include "engine/autograd/Derivatives.h"
@@ -29,6 +30,24 @@ Tensor expandBack(const Tensor& grad, const SymValues& sizes, const IntList& dim
   return expand(g, sizes);
 }
 
+// Divides by the number of reduced elements (a size expression when symbolic).
+Tensor divByCount(const Tensor& g, const SymValue& count) {
+  return count.isSymbolic() ? callOp1("aten.div.Scalar", {g, count}) : div(g, static_cast<double>(count.hint()));
+}
+
+SymValue reducedCount(const SymValues& sizes, const IntList& dims) {
+  SymValues reduced;
+  for (int64_t d : dims) reduced.push_back(sizes[static_cast<size_t>(d)]);
+  return product(reduced);
+}
+
+// 0, 1, ..., n-1 laid along `dim` of a rank-`rank` tensor (sizes 1 elsewhere), for one-hot masks.
+Tensor positionsAlong(const SymValue& n, int64_t dim, size_t rank) {
+  SymValues shape(rank, SymValue(1));
+  shape[static_cast<size_t>(dim)] = n;
+  return view(arange(0, n, DType::Int64), shape);
+}
+
 }  // namespace
 
 void registerReductionDerivatives() {
@@ -44,12 +63,49 @@ void registerReductionDerivatives() {
     if (!c.needs(0)) return;
     const SymValues sizes = c.sizes(0);
     const IntList dims = reducedDims(c, 1, sizes.size());
-    SymValues reduced;
-    for (int64_t d : dims) reduced.push_back(sizes[static_cast<size_t>(d)]);
-    const SymValue count = product(reduced);
-    Tensor g = expandBack(c.grad(), sizes, dims, c.flag(2));
-    c.set(0, count.isSymbolic() ? callOp1("aten.div.Scalar", {g, count})
-                                : div(g, static_cast<double>(count.hint())));
+    c.set(0, divByCount(expandBack(c.grad(), sizes, dims, c.flag(2)), reducedCount(sizes, dims)));
+  });
+  // scale_grad_by_count: the gradient is split evenly among the elements equal to the maximum.
+  registerDerivative("aten.amax.default", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    const Tensor& x = c.tensor(0);
+    const SymValues sizes = c.sizes(0);
+    const IntList dims = reducedDims(c, 1, sizes.size());
+    const bool keepdim = c.flag(2);
+    Tensor mask = to(callOp1("aten.eq.Tensor", {x, expandBack(c.output(), sizes, dims, keepdim)}), x.dtype());
+    Tensor count = sum(mask, dims, true);
+    c.set(0, mul(div(expandBack(c.grad(), sizes, dims, keepdim), count), mask));
+  });
+  // value_selecting_reduction_backward: the gradient goes to the element `indices` selected.
+  registerDerivative("aten.max.dim", [](GradContext& c) {
+    if (!c.needs(0) || !c.grad(0).defined()) return;
+    const SymValues sizes = c.sizes(0);
+    if (sizes.empty()) return c.set(0, c.grad(0));
+    const int64_t dim = reducedDims(c, 1, sizes.size()).front();
+    Tensor g = c.grad(0), indices = c.output(1);
+    if (!c.flag(2)) g = unsqueeze(g, dim), indices = unsqueeze(indices, dim);
+    Tensor chosen = callOp1("aten.eq.Tensor", {indices, positionsAlong(sizes[static_cast<size_t>(dim)], dim, sizes.size())});
+    c.set(0, where(chosen, g, zerosLike(g)));
+  });
+  // var_backward: 2 / (N - correction) * grad * (x - mean(x)).
+  registerDerivative("aten.var.correction", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    const Tensor& x = c.tensor(0);
+    const SymValues sizes = c.sizes(0);
+    const IntList dims = reducedDims(c, 1, sizes.size());
+    const int64_t correction = c.isNone(2) ? 1 : c.integer(2);
+    Tensor centered = sub(x, mean(x, dims, true));
+    Tensor g = mul(mul(expandBack(c.grad(), sizes, dims, c.flag(3)), centered), 2.0);
+    c.set(0, divByCount(g, reducedCount(sizes, dims) - SymValue(correction)));
+  });
+  // cumsum_backward: each input feeds every later output, so its gradient is the reversed cumsum.
+  registerDerivative("aten.cumsum.default", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    Tensor g = castLike(c.grad(), c.tensor(0));
+    if (g.dim() == 0) return c.set(0, g);
+    const IntList dim{c.integer(1)};
+    Tensor flipped = callOp1("aten.flip.default", {g, dim});
+    c.set(0, callOp1("aten.flip.default", {callOp1("aten.cumsum.default", {flipped, dim[0]}), dim}));
   });
   registerDerivative("aten._softmax.default", [](GradContext& c) {
     if (c.needs(0))

@@ -1,5 +1,10 @@
 // Views, reshapes and joins: the gradient is the inverse view, or zeros with the gradient
 // written into the viewed region (slice_backward / select_backward).
+//
+// Left out: as_strided. Its gradient (as_strided_backward) scatters into the input's whole
+// storage geometry, dividing by how often overlapping inputs alias an element; without a
+// scatter op and with symbolic strides that is more than a formula here should do. Backward
+// through it fails with "the derivative for 'aten.as_strided.default' is not implemented".
 #include <limits>
 
 #include "engine/autograd/Derivatives.h"
@@ -21,8 +26,6 @@ Arg sizeOr(const GradContext& c, size_t pos, int64_t fallback) {
 void setReshaped(GradContext& c) {
   if (c.needs(0)) c.set(0, reshape(c.grad(), c.sizes(0)));
 }
-
-Tensor zerosLike(const Tensor& t) { return callOp1("aten.zeros_like.default", {t}); }
 
 }  // namespace
 

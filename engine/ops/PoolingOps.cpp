@@ -1,5 +1,5 @@
-// 2-d pooling: aten.max_pool2d_with_indices.default (and its backward) and
-// aten.avg_pool2d.default, as PyTorch 1.13's CPU kernels compute them.
+// 2-d pooling: aten.max_pool2d_with_indices.default and aten.avg_pool2d.default (and their
+// backwards), as PyTorch 1.13's CPU kernels compute them.
 //
 // Shapes: [N, C, H, W] or [C, H, W]; output size per dim is
 //   floor((in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0)) / stride) + 1,
@@ -7,7 +7,9 @@
 // channels_last when the input suggests it (4-d only), else contiguous. Max pooling takes the
 // first maximum of each window (NaN wins) and records its flat index h * W + w within the plane;
 // average pooling divides by the window clipped to the padded input (count_include_pad), to the
-// input, or by divisor_override; integers divide with truncation.
+// input, or by divisor_override; integers divide with truncation. The backwards return a
+// zero-filled tensor in the input's suggested layout with each output's gradient added back over
+// its window (average pooling: divided by the same divisor, in the element type, as ATen does).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -276,6 +278,73 @@ ValueList maxPoolBackwardKernel(const ValueList& args) {
   return {gradInput};
 }
 
+// ---- avg_pool2d_backward ------------------------------------------------------------------------
+
+// (grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+// avg_pool2d's checks on self, then grad_output must have the pooled sizes.
+PoolLayout avgPoolBackwardLayout(const ValueList& margs) {
+  const TensorMeta &gradOut = metaArg(margs, 0), &input = metaArg(margs, 1);
+  PoolParams p = poolParams(margs, 2, false, "avg_pool2d_backward");
+  p.ceil = boolArg(margs, 5);
+  const auto divisor = optionalSymIntArg(margs, 7);
+  FATHOM_CHECK(!divisor || divisor->hint() != 0, "divisor must be not zero");
+  PoolLayout l = poolLayout(input, p, "avg_pool2d_backward", true);
+  FATHOM_CHECK(gradOut.dim() == input.dim(), "Expected a tensor of dimension ", input.dim(), " but got dimension ",
+               gradOut.dim(), " for grad_output");
+  for (int64_t d = 0; d < gradOut.dim(); ++d)
+    FATHOM_CHECK(symEq(gradOut.sizes[d], l.out.sizes[d], "avg_pool2d backward: size"), "Expected a tensor of dimension ",
+                 input.dim(), " and tensor.size[", d, "] == ", l.out.sizes[d].str(), " but got: dimension ",
+                 gradOut.dim(), " and tensor.size[", d, "] = ", gradOut.sizes[d].str());
+  FATHOM_CHECK(gradOut.dtype == input.dtype, "expected dtype ", dtypeName(input.dtype),
+               " for `gradOutput` but got dtype ", dtypeName(gradOut.dtype));
+  l.out = newTensorMeta(input, input.dtype, input.sizes, suggestMemoryFormat(input));
+  return l;
+}
+
+template <class T>
+void avgPoolBackwardTyped(const Tensor& gradOut, const PoolParams& p, bool includePad, std::optional<int64_t> divisor,
+                          const Tensor& gradInput) {
+  using C = OpMath<T>;
+  const Planes go(gradOut), gi(gradInput);
+  const T* g = gradOut.dataAs<T>();
+  T* out = gradInput.dataAs<T>();
+  // One plane per task: windows overlap within a plane, never across planes.
+  parallelFor(go.count(), 1, [&](int64_t b, int64_t e) {
+    for (int64_t plane = b; plane < e; ++plane)
+      for (int64_t oy = 0; oy < go.h; ++oy)
+        for (int64_t ox = 0; ox < go.w; ++ox) {
+          int64_t y0 = oy * p.dH - p.padH, x0 = ox * p.dW - p.padW;
+          int64_t y1 = std::min(y0 + p.kH, gi.h + p.padH), x1 = std::min(x0 + p.kW, gi.w + p.padW);
+          const int64_t padded = (y1 - y0) * (x1 - x0);
+          y0 = std::max<int64_t>(y0, 0), x0 = std::max<int64_t>(x0, 0);
+          y1 = std::min(y1, gi.h), x1 = std::min(x1, gi.w);
+          if (y0 >= y1 || x0 >= x1) continue;
+          const int64_t div = divisor ? *divisor : includePad ? padded : (y1 - y0) * (x1 - x0);
+          const T delta = static_cast<T>(static_cast<C>(g[go.offset(plane) + oy * go.sH + ox * go.sW]) / static_cast<C>(div));
+          T* dst = out + gi.offset(plane);
+          for (int64_t iy = y0; iy < y1; ++iy)
+            for (int64_t ix = x0; ix < x1; ++ix) {
+              T& d = dst[iy * gi.sH + ix * gi.sW];
+              d = static_cast<T>(static_cast<C>(d) + static_cast<C>(delta));
+            }
+        }
+  });
+}
+
+ValueList avgPoolBackwardKernel(const ValueList& args) {
+  const PoolLayout l = avgPoolBackwardLayout(metaArgs(args));
+  Tensor gradInput = allocateTensor(l.out);  // zero-filled
+  const bool includePad = boolArg(args, 6);
+  const auto divisor = optionalSymIntArg(args, 7);
+  const std::optional<int64_t> div = divisor ? std::optional<int64_t>(divisor->hint()) : std::nullopt;
+  dispatchDType(gradInput.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<OpMath<T>> || std::is_same_v<T, int64_t>)
+      avgPoolBackwardTyped<T>(tensorArg(args, 0), l.p, includePad, div, gradInput);
+  });
+  return {gradInput};
+}
+
 }  // namespace
 
 void registerPoolingOps(OpRegistry& registry) {
@@ -297,6 +366,10 @@ void registerPoolingOps(OpRegistry& registry) {
       "aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, "
       "bool count_include_pad=True, int? divisor_override=None) -> Tensor",
       [](const ValueList& args) { return ValueList{avgPoolLayout(args).out}; }, avgPoolKernel);
+  (void)registry.add(
+      "aten::avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, "
+      "bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
+      [](const ValueList& args) { return ValueList{avgPoolBackwardLayout(args).out}; }, avgPoolBackwardKernel);
 }
 
 }  // namespace fathom

@@ -150,6 +150,23 @@ usage_error "--calls: 'eightx128' is not BATCHxSEQ" trace bert --calls eightx128
 usage_error "--calls 2x600: model bert: seq must be in [1, 512]" trace bert --dynamic --calls 8x128,2x600
 usage_error "guards: DUMP is required" guards
 
+# --- AOT autograd: trace --aot, run --backend aot_eager -----------------------------------------------
+for m in mlp gpt2; do
+  for part in default min-cut; do
+    ok trace "$m" --layers 1 --aot --dynamic --training --partitioner "$part" -o "$T/$m.$part.aot.json" --json &&
+      expect_jq '(.graphs | keys) == ["backward", "forward", "joint"] and .partitioner == "'"$part"'" and (.saved | all(has("name") and has("kind") and has("bytes"))) and .late_guards == []' "$T/out" "trace $m --aot --partitioner $part --json"
+    ok run "$T/$m.$part.aot.json" --backend aot_eager --json &&
+      expect_jq '.match and .mismatches == 0 and (.compared | map(.kind) | unique) == ["grad", "output"]' "$T/out" "run $m ($part) --backend aot_eager matches eager autograd"
+  done
+done
+ok trace resnet18 --seq 32 --batch 2 --aot --training -o "$T/resnet.aot.json" && grep -q 'mutated inputs (applied back after the forward): 40' "$T/out" || fail "trace resnet18 --aot: running stats are mutated inputs"
+ok run "$T/resnet.aot.json" --backend aot_eager --json && expect_jq '.match and (.compared | map(select(.kind == "updated input")) | length) == 40' "$T/out" "resnet18 aot_eager: running stats updated as eagerly"
+expect_jq '.partition.saved_bytes > 0 and (.graphs | has("joint"))' "$T/resnet.aot.json" "aot dump: partition section"
+usage_error "has no partition" run "$P" --backend aot_eager
+usage_error "--backend must be eager or aot_eager" run "$P" --backend inductor
+usage_error "--partitioner must be default or min-cut" trace mlp --aot --partitioner greedy
+usage_error "need --aot" trace mlp --lazy-backward
+
 # --- help, version, bad usage ----------------------------------------------------------------------
 ok --help && grep -q 'Usage: fathom' "$T/out" || fail "--help"
 ok --version && grep -Eq '^fathom [0-9]+\.[0-9]+' "$T/out" || fail "--version"

@@ -9,6 +9,7 @@ id) and use values exact in every dtype (multiples of 1/8), so the fixture text 
 every run and `generate.py --check` can tell whether the committed fixtures are current.
 """
 import math
+import re
 import zlib
 
 import torch
@@ -23,6 +24,13 @@ MEMORY_FORMATS = {
     torch.preserve_format: "preserve_format",
 }
 FLOATING = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
+
+# Gradient records (see Cases._grad_text): float32/float64 cases of at most GRAD_MAX_ELEMENTS input
+# elements, the first GRAD_CASES_PER_OP of each op - enough to cover layouts and arguments while
+# keeping the committed fixtures small.
+GRAD_DTYPES = (torch.float32, torch.float64)
+GRAD_MAX_ELEMENTS = 256
+GRAD_CASES_PER_OP = 12
 
 # Layouts an input can come in (see Cases.t). "expanded" and "sliced" work for any rank >= 1,
 # "transposed" for rank >= 2, "permuted" for rank >= 3 (rank 2 permuted is transposed),
@@ -101,6 +109,21 @@ def _meta_text(t, with_values):
     return text + "}"
 
 
+def _with_tensors(args, kwargs, tensors):
+    """args and kwargs with their tensors (in order, inside lists and tuples too) replaced by
+    `tensors`."""
+    it = iter(tensors)
+
+    def substitute(v):
+        if isinstance(v, torch.Tensor):
+            return next(it)
+        if isinstance(v, (list, tuple)):
+            return type(v)(substitute(x) for x in v)
+        return v
+
+    return [substitute(a) for a in args], {k: substitute(v) for k, v in kwargs.items()}
+
+
 def _same_layout_copy(x):
     """A copy of x with its sizes, strides and storage offset (in a fresh storage)."""
     storage = torch.zeros(x.storage_offset() + sum((n - 1) * s for n, s in zip(x.shape, x.stride())) + 1
@@ -117,6 +140,7 @@ class Cases:
         self.ids = set()
         self._made = 0
         self.unsupported = 0  # cases dropped: PyTorch has no CPU kernel for that dtype
+        self.grad_cases = {}  # op -> number of cases with a gradient record
 
     # ---- inputs ------------------------------------------------------------------------
     def t(self, shape, dtype=torch.float32, layout="contiguous", lo=-4.0, hi=4.0, positive=False,
@@ -216,17 +240,9 @@ class Cases:
         # PyTorch runs on the recorded inputs themselves (exact strides and storage offset); inputs
         # the op writes to are first copied into the same layout, so the record keeps the values before.
         copies = [_same_layout_copy(x) if i in mutates else x for i, x in enumerate(inputs)]
-        it = iter(copies)
-
-        def substitute(v):
-            if isinstance(v, torch.Tensor):
-                return next(it)
-            if isinstance(v, (list, tuple)):
-                return type(v)(substitute(x) for x in v)
-            return v
-
-        run_args = [substitute(a) for a in args]
-        run_kwargs = {k2: substitute(v) for k2, v in kwargs.items()}
+        run_args, run_kwargs = _with_tensors(args, kwargs, copies)
+        # Copies for the gradient run, taken before the op can write to its inputs.
+        grad_inputs = self._grad_inputs(name, fn, inputs, args, kwargs) if values and not mutates else None
         parts = ['"case":"%s"' % case_id, '"op":"%s"' % name, '"args":' + _encode(enc_args)]
         if enc_kwargs:
             parts.append('"kwargs":{' + ",".join('"%s":%s' % (k2, _encode(v)) for k2, v in enc_kwargs.items()) + "}")
@@ -249,9 +265,88 @@ class Cases:
             if mutates:
                 parts.append('"mutated":{' + ",".join(
                     '"%d":%s' % (i, _meta_text(copies[i], values)) for i in mutates) + "}")
+            if grad_inputs is not None:
+                grad = self._grad_text(name, fn, args, kwargs, grad_inputs, case_id)
+                if grad:
+                    parts.append(grad)
         if tol is not None:
             parts.append('"tol":' + _encode([float(tol[0]), float(tol[1])]))
         self.lines.append("{" + ",".join(parts) + "}")
+
+    # ---- gradients ----------------------------------------------------------------------
+    def _grad_inputs(self, name, fn, inputs, args, kwargs):
+        """Leaf copies (same layout) of a gradient-eligible case's inputs, floating ones requiring
+        grad unless the op writes to them (batch norm's running stats); None if not eligible."""
+        floating = [x.dtype in FLOATING for x in inputs]
+        if not any(floating) or self.grad_cases.get(name, 0) >= GRAD_CASES_PER_OP:
+            return None
+        if any(f and x.dtype not in GRAD_DTYPES for f, x in zip(floating, inputs)):
+            return None
+        if sum(x.numel() for x in inputs) > GRAD_MAX_ELEMENTS:
+            return None
+        written = {a.name for a in fn._schema.arguments if a.alias_info is not None and a.alias_info.is_write}
+        names = []  # the schema argument of each tensor input, in the order op() collected them
+
+        def collect(v, arg_name):
+            if isinstance(v, torch.Tensor):
+                names.append(arg_name)
+            elif isinstance(v, (list, tuple)):
+                for x in v:
+                    collect(x, arg_name)
+
+        schema_args = fn._schema.arguments
+        for i, a in enumerate(args):
+            collect(a, schema_args[i].name if i < len(schema_args) else "")
+        for k, v in kwargs.items():
+            collect(v, k)
+        # Fresh storage where possible (in-place ops must not touch the recorded inputs); a stride-0
+        # input cannot be written as a copy, but an op never writes to one.
+        leaves = [(x if 0 in x.stride() else _same_layout_copy(x)).detach() for x in inputs]
+        for y, f, arg_name in zip(leaves, floating, names):
+            if f and arg_name not in written:
+                y.requires_grad_(True)
+        return leaves, names
+
+    def _grad_text(self, name, fn, args, kwargs, grad_inputs, case_id):
+        """'"grad":{...}': PyTorch's gradients of the case's differentiable outputs, for seeded
+        grad_outputs (multiples of 1/8 in [-2, 2), exact in every dtype), with respect to each
+        floating input: its gradient, null when PyTorch returns none (unused), or "unsupported"
+        when PyTorch has no derivative for it. None when no output is differentiable."""
+        leaves, names = grad_inputs
+        while True:
+            run_args, run_kwargs = _with_tensors(args, kwargs, leaves)
+            torch.manual_seed(0)
+            try:
+                result = fn(*run_args, **run_kwargs)
+                break
+            except RuntimeError as e:  # "... is not differentiable with respect to argument 'weight'": not asked
+                m = re.search(r"not differentiable with respect to argument '(\w+)'", str(e))
+                if not m or m.group(1) not in names:
+                    raise
+                leaves = [x.detach() if n == m.group(1) else x for x, n in zip(leaves, names)]
+        outs = list(result) if isinstance(result, (tuple, list)) else [result]
+        picked = [k for k, o in enumerate(outs) if isinstance(o, torch.Tensor) and o.requires_grad]
+        wrt = [i for i, x in enumerate(leaves) if x.requires_grad]
+        if not picked or not wrt:
+            return None
+        gen = torch.Generator().manual_seed(zlib.crc32(("%s/grad" % case_id).encode()))
+        grad_outputs = [(torch.randint(-16, 16, list(outs[k].shape), generator=gen).to(torch.float64) / 8)
+                        .to(outs[k].dtype) for k in picked]
+        grads = {}
+        for i in wrt:
+            try:
+                g = torch.autograd.grad([outs[k] for k in picked], [leaves[i]], grad_outputs, retain_graph=True,
+                                        allow_unused=True)[0]
+            except (RuntimeError, NotImplementedError, IndexError, ValueError) as e:
+                if "not implemented" not in str(e):
+                    return None  # PyTorch's backward rejects the case (out-of-range indices): nothing to compare
+                grads[i] = '"unsupported"'
+                continue
+            grads[i] = "null" if g is None else _meta_text(g, True)
+        self.grad_cases[name] = self.grad_cases.get(name, 0) + 1
+        return ('"grad":{"outputs":%s,"grad_outputs":[%s],"inputs":{%s}}' % (
+            _encode(picked), ",".join(_meta_text(g, True) for g in grad_outputs),
+            ",".join('"%d":%s' % (i, grads[i]) for i in wrt)))
 
     def _default_id(self, name, inputs, args, kwargs):
         def describe(x):

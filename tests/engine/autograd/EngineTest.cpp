@@ -221,10 +221,11 @@ TEST(AutogradEngine, NoGradGuardRecordsNothing) {
 
 TEST(AutogradEngine, OpWithoutDerivativeFailsAtBackwardNamingIt) {
   Tensor x = leaf({3}, {3, 1, 2}, "x");
-  Tensor c = frontend::callOp1("aten.cumsum.default", {x, 0});
+  // as_strided has no formula yet (ShapeDerivatives.cpp says why); pick another op when it gets one.
+  Tensor c = frontend::callOp1("aten.as_strided.default", {x, frontend::SymValues{2}, frontend::SymValues{1}});
   auto r = catchErrors([&] { backward({frontend::sum(c, {0})}); });
-  if (r.ok()) GTEST_SKIP() << "cumsum has a derivative now";
-  EXPECT_NE(r.error().message.find("derivative for 'aten.cumsum.default' is not implemented"), std::string::npos)
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("derivative for 'aten.as_strided.default' is not implemented"), std::string::npos)
       << r.error().message;
 }
 

@@ -23,14 +23,17 @@
 #include "engine/ops/OpArgs.h"
 #include "engine/ops/OpRegistry.h"
 #include "tests/TestDataDir.h"
+#include "tests/engine/oracle/OracleCase.h"
 
 namespace fathom {
 namespace {
 
+using oracle::caseDump;
+using oracle::defaultTolerance;
+using oracle::expectedNumber;
+using oracle::fixtureDir;
 using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
-
-fs::path fixtureDir() { return fs::path(FATHOM_TEST_DATA_DIR) / "tests" / "oracle" / "fixtures"; }
 
 // Runs each op's meta function next to its kernel and remembers where they disagree.
 class MetaCheckingInterpreter : public Interpreter {
@@ -60,25 +63,6 @@ class MetaCheckingInterpreter : public Interpreter {
   }
 };
 
-std::pair<double, double> defaultTolerance(DType t) {
-  switch (t) {
-    case DType::Float16: return {1e-3, 1e-5};
-    case DType::BFloat16: return {1.6e-2, 1e-5};
-    case DType::Float64: return {1e-7, 1e-7};
-    case DType::Float32: return {1.3e-6, 1e-5};
-    default: return {0, 0};
-  }
-}
-
-double expectedNumber(const json& v) {
-  if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
-  if (v.is_object()) {
-    const std::string s = v.at("float");
-    return s == "nan" ? NAN : s == "inf" ? INFINITY : -INFINITY;
-  }
-  return v.get<double>();
-}
-
 // "" when `t` matches the expected result `want`, else what differs.
 std::string compareTensor(const Tensor& t, const json& want, const json& tol) {
   std::ostringstream why;
@@ -103,38 +87,6 @@ std::string compareTensor(const Tensor& t, const json& want, const json& tol) {
     if (!same && shown++ < 3) why << "value[" << i << "] " << got << " != " << exp << "; ";
   }
   return why.str();
-}
-
-// The one-op dump a case stands for.
-json caseDump(const json& c) {
-  json nodes = json::array(), inputs = json::array();
-  for (size_t i = 0; i < c.at("inputs").size(); ++i) {
-    json in = c["inputs"][i];
-    const std::string name = "a" + std::to_string(i);
-    json val = in;
-    val.erase("data");
-    nodes.push_back({{"name", name}, {"kind", "placeholder"}, {"meta", {{"val", val}}}});
-    in["name"] = name;
-    inputs.push_back(in);
-  }
-  json call = {{"name", "out"}, {"kind", "call"}, {"op", c.at("op")}, {"args", c.at("args")}};
-  if (c.contains("kwargs")) call["kwargs"] = c["kwargs"];
-  nodes.push_back(call);
-  json results = json::array();
-  if (c.value("multi", false)) {
-    for (size_t i = 0; i < c.at("outputs").size(); ++i) {
-      const std::string name = "out_" + std::to_string(i);
-      nodes.push_back({{"name", name}, {"kind", "call"}, {"op", "getitem"}, {"args", {{{"node", "out"}}, i}}});
-      results.push_back({{"node", name}});
-    }
-  } else {
-    results.push_back({{"node", "out"}});
-  }
-  if (c.contains("mutated"))
-    for (auto& [index, _] : c["mutated"].items()) results.push_back({{"node", "a" + index}});
-  nodes.push_back({{"name", "output"}, {"kind", "output"}, {"args", {results}}});
-  return {{"format", "fathom-dump"}, {"version", 1}, {"graphs", {{"case", {{"nodes", nodes}}}}},
-          {"inputs", {{"case", inputs}}}};
 }
 
 // A case PyTorch computes: Fathom must give the same results.

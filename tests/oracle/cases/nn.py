@@ -297,6 +297,27 @@ def bernoulli_cases(c):
     c.op(op, c.t((3, 4)), 1.5, mutates=(0,))
 
 
+def avg_pool_backward_cases(c):
+    op = "aten.avg_pool2d_backward.default"
+    A = torch.ops.aten
+    for shape, layout, params in (((2, 3, 6, 6), "contiguous", ([2, 2], [2, 2], [0, 0], False, True, None)),
+                                  ((2, 3, 6, 6), "channels_last", ([2, 2], [2, 2], [0, 0], False, True, None)),
+                                  ((2, 3, 7, 7), "contiguous", ([3, 3], [2, 2], [1, 1], True, False, None)),
+                                  ((2, 3, 7, 7), "permuted", ([3, 3], [2, 2], [1, 1], False, True, None)),
+                                  ((3, 6, 6), "contiguous", ([3, 2], [1, 2], [1, 1], True, True, 4))):
+        for dtype in (torch.float32, torch.float64, torch.bfloat16):
+            x = c.t(shape, dtype=dtype, layout=layout)
+            out = A.avg_pool2d.default(x, *params)
+            c.op(op, c.t(tuple(out.shape), dtype=dtype), x, *params)
+    x = c.t((2, 3, 6, 6), dtype=torch.int64, lo=-20, hi=20)
+    c.op(op, c.t((2, 3, 3, 3), dtype=torch.int64, lo=-20, hi=20), x, [2, 2], [2, 2], [0, 0], False, True, None)
+    # errors
+    x = c.t((2, 3, 6, 6))
+    c.op(op, c.t((2, 3, 2, 3)), x, [2, 2], [2, 2], [0, 0], False, True, None)  # grad_output of the wrong size
+    c.op(op, c.t((2, 3, 3, 3), dtype=torch.float64), x, [2, 2], [2, 2], [0, 0], False, True, None)
+    c.op(op, c.t((2, 3, 3, 3)), x, [2, 2], [2, 2], [0, 0], False, True, 0)
+
+
 def cases(c):
     conv_cases(c)
     conv_backward_cases(c)
@@ -307,3 +328,4 @@ def cases(c):
     avg_pool_cases(c)
     dropout_cases(c)
     bernoulli_cases(c)
+    avg_pool_backward_cases(c)  # last: cases are seeded by creation order

@@ -1,0 +1,87 @@
+// Gradient-check cases for the neural-network and indexing ops (NnDerivatives.cpp,
+// IndexingDerivatives.cpp): weights and biases are differentiated with the input; indices
+// repeat, so scattered gradients must add up.
+#include "engine/core/Random.h"
+#include "tests/engine/autograd/GradCheck.h"
+
+namespace fathom::testing {
+
+using namespace frontend;
+
+std::vector<GradCase> nnGradCases() {
+  const IntList k2{2, 2}, one1{1, 1}, zero2{0, 0};
+  return {
+      {"aten.native_layer_norm.default", "weight and bias", {real({2, 3, 4}), real({4}, 0.5, 2, 1), real({4}, -1, 1, 2)},
+       [](const TensorList& x) {
+         return callOp("aten.native_layer_norm.default", {x[0], SymValues{4}, x[1], x[2], 1e-5});
+       },
+       {0}},
+      {"aten.native_batch_norm.default", "training, weight and bias",
+       {real({3, 2, 2, 2}), real({2}, 0.5, 2, 1), real({2}, -1, 1, 2), constant(real({2}, 0, 1, 3)),
+        constant(real({2}, 1, 2, 4))},
+       [](const TensorList& x) {
+         return callOp("aten.native_batch_norm.default", {x[0], x[1], x[2], x[3], x[4], true, 0.1, 1e-5});
+       },
+       {0}},
+      {"aten.native_batch_norm.default", "evaluation (running statistics)",
+       {real({3, 2, 2}), real({2}, 0.5, 2, 1), real({2}, -1, 1, 2), constant(real({2}, 0, 1, 3)),
+        constant(real({2}, 1, 2, 4))},
+       [](const TensorList& x) {
+         return callOp("aten.native_batch_norm.default", {x[0], x[1], x[2], x[3], x[4], false, 0.1, 1e-5});
+       },
+       {0}},
+      {"aten._native_batch_norm_legit_functional.default", "training (functionalized batch norm)",
+       {real({3, 2, 2}), real({2}, 0.5, 2, 1), real({2}, -1, 1, 2), constant(real({2}, 0, 1, 3)),
+        constant(real({2}, 1, 2, 4))},
+       [](const TensorList& x) {
+         return callOp("aten._native_batch_norm_legit_functional.default",
+                       {x[0], x[1], x[2], x[3], x[4], true, 0.1, 1e-5});
+       },
+       {0}},
+      {"aten.convolution.default", "stride 2, padding 1, bias", {real({1, 2, 5, 5}), real({3, 2, 3, 3}, -1, 1, 1), real({3})},
+       [=](const TensorList& x) {
+         return one(op1("aten.convolution.default",
+                        {x[0], x[1], x[2], IntList{2, 2}, one1, one1, false, zero2, 1}));
+       }},
+      {"aten.convolution.default", "groups 2, no bias", {real({1, 4, 4, 4}), real({2, 2, 2, 2}, -1, 1, 1)},
+       [=](const TensorList& x) {
+         return one(op1("aten.convolution.default", {x[0], x[1], None{}, one1, zero2, one1, false, zero2, 2}));
+       }},
+      {"aten.max_pool2d_with_indices.default", "overlapping windows, padding", {noTies({1, 2, 5, 5})},
+       [=](const TensorList& x) {
+         return callOp("aten.max_pool2d_with_indices.default", {x[0], IntList{3, 3}, k2, one1});
+       }},
+      {"aten.avg_pool2d.default", "padding, ceil_mode, count_include_pad=False", {real({1, 2, 5, 5})},
+       [=](const TensorList& x) {
+         return one(op1("aten.avg_pool2d.default", {x[0], IntList{3, 3}, k2, one1, true, false}));
+       }},
+      {"aten.avg_pool2d.default", "divisor_override, 3-d input", {real({2, 4, 4})},
+       [=](const TensorList& x) { return one(op1("aten.avg_pool2d.default", {x[0], k2, one1, zero2, false, true, 3})); }},
+      {"aten.embedding.default", "repeated indices", {real({4, 3}), ints({2, 3}, {0, 2, 2, 3, 0, 2})},
+       [](const TensorList& x) { return one(embedding(x[0], x[1])); }},
+      {"aten.native_dropout.default", "training (seeded mask)", {real({3, 4})},
+       [](const TensorList& x) {
+         manualSeed(7);  // the same mask on every evaluation
+         return callOp("aten.native_dropout.default", {x[0], 0.25, true});
+       }},
+      {"aten.native_dropout.default", "evaluation: the identity", {real({3, 4})},
+       [](const TensorList& x) { return callOp("aten.native_dropout.default", {x[0], 0.25, false}); }},
+      {"aten.nll_loss_forward.default", "mean, weights, ignore_index", {real({3, 4}), ints({3}, {1, 3, 0}), constant(real({4}, 0.5, 2))},
+       [](const TensorList& x) { return callOp("aten.nll_loss_forward.default", {x[0], x[1], x[2], 1, 0}); },
+       {0}},
+      {"aten.nll_loss_forward.default", "none, 1-d input", {real({4}), ints({}, {2})},
+       [](const TensorList& x) { return callOp("aten.nll_loss_forward.default", {x[0], x[1], None{}, 0, -100}); },
+       {0}},
+      {"aten.gather.default", "dim 1, repeated indices, index smaller than self",
+       {real({3, 4}), ints({2, 3}, {0, 3, 3, 1, 1, 2})},
+       [](const TensorList& x) { return one(op1("aten.gather.default", {x[0], 1, x[1]})); }},
+      {"aten.gather.default", "dim 0 of a transposed input", {real({4, 3}), ints({2, 4}, {2, 0, 1, 2, 2, 2, 0, 1})},
+       [](const TensorList& x) { return one(op1("aten.gather.default", {t(x[0]), 0, x[1]})); }},
+      {"aten.index_select.default", "dim 1, repeated indices", {real({2, 3, 4}), ints({5}, {2, 0, 2, 1, 2})},
+       [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 1, x[1]})); }},
+      {"aten.index_select.default", "dim 0, 0-d index", {real({3, 4}), ints({}, {2})},
+       [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 0, x[1]})); }},
+  };
+}
+
+}  // namespace fathom::testing

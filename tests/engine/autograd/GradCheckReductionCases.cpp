@@ -1,0 +1,67 @@
+// Gradient-check cases for reductions, scans and softmax (ReductionDerivatives.cpp): reduced
+// dims with and without keepdim, negative dims, a transposed input; max-like ops on inputs
+// without ties (their derivative is undefined at ties).
+#include "tests/engine/autograd/GradCheck.h"
+
+namespace fathom::testing {
+
+using namespace frontend;
+
+namespace {
+
+GradCase reduce(const char* op, const char* label, GradInput in, frontend::Args extra, frontend::KwArgs kwargs = {},
+                bool transposed = false) {
+  return {op, label, {std::move(in)}, [=](const TensorList& x) {
+            frontend::Args args{transposed ? t(x[0]) : x[0]};
+            args.insert(args.end(), extra.begin(), extra.end());
+            return one(op1(op, args, kwargs));
+          }};
+}
+
+}  // namespace
+
+std::vector<GradCase> reductionGradCases() {
+  return {
+      reduce("aten.sum.default", "", real({3, 4}), {}),
+      reduce("aten.sum.dim_IntList", "dim 1 of a transposed input", real({4, 3}), {IntList{1}, false}, {}, true),
+      reduce("aten.sum.dim_IntList", "keepdim, negative dim", real({2, 3, 4}), {IntList{-1, 0}, true}),
+      reduce("aten.mean.dim", "", real({2, 3, 4}), {IntList{1}, false}),
+      reduce("aten.mean.dim", "all dims, keepdim", real({3, 4}), {None{}, true}),
+      reduce("aten.amax.default", "one dim", noTies({3, 4}), {IntList{1}, false}),
+      reduce("aten.amax.default", "two dims, keepdim", noTies({4, 2, 3}), {IntList{0, 2}, true}),
+      reduce("aten.amax.default", "all dims, transposed", noTies({3, 4}), {IntList{}, false}, {}, true),
+      // The values output; indices are not differentiable.
+      {"aten.max.dim", "dim 0", {noTies({3, 4})}, [](const TensorList& x) { return callOp("aten.max.dim", {x[0], 0}); }},
+      {"aten.max.dim", "keepdim, transposed",
+       {noTies({4, 3})}, [](const TensorList& x) { return callOp("aten.max.dim", {t(x[0]), -1, true}); }},
+      reduce("aten.var.correction", "default correction", real({3, 4}), {IntList{1}}),
+      reduce("aten.var.correction", "correction 0, all dims, keepdim", real({3, 4}), {None{}},
+             {{"correction", 0}, {"keepdim", true}}),
+      reduce("aten.var.correction", "correction 2, transposed", real({4, 3}), {IntList{0}}, {{"correction", 2}}, true),
+      reduce("aten.cumsum.default", "", real({3, 4}), {1}),
+      reduce("aten.cumsum.default", "dim 0 of a transposed input", real({4, 3}), {0}, {}, true),
+      reduce("aten._softmax.default", "", real({3, 4}), {1, false}),
+      reduce("aten._softmax.default", "dim 0, transposed", real({4, 3}), {0, false}, {}, true),
+      reduce("aten._log_softmax.default", "", real({3, 4}), {-1, false}),
+  };
+}
+
+// Matrix products (MatmulDerivatives.cpp), with a transposed operand and broadcast bias.
+std::vector<GradCase> matmulGradCases() {
+  return {
+      {"aten.mm.default", "transposed self", {real({4, 3}), real({4, 2}, -2, 2, 1)},
+       [](const TensorList& x) { return one(mm(t(x[0]), x[1])); }},
+      {"aten.addmm.default", "broadcast bias, beta and alpha", {real({2}), real({3, 4}, -2, 2, 1), real({4, 2}, -2, 2, 2)},
+       [](const TensorList& x) {
+         return one(op1("aten.addmm.default", {x[0], x[1], x[2]}, {{"beta", 0.5}, {"alpha", 2.0}}));
+       }},
+      {"aten.bmm.default", "", {real({2, 3, 4}), real({2, 4, 2}, -2, 2, 1)},
+       [](const TensorList& x) { return one(bmm(x[0], x[1])); }},
+      {"aten.baddbmm.default", "broadcast self", {real({3, 1}), real({2, 3, 4}, -2, 2, 1), real({2, 4, 2}, -2, 2, 2)},
+       [](const TensorList& x) {
+         return one(op1("aten.baddbmm.default", {x[0], x[1], x[2]}, {{"beta", 1.5}, {"alpha", -1.0}}));
+       }},
+  };
+}
+
+}  // namespace fathom::testing
