@@ -1,6 +1,6 @@
 // `fathom trace MODEL [--layers N] [--batch B] [--seq S] [--dynamic] [-o OUT] [--trace-log FILE]
 //                     [--calls BxS,...] [--aot [--partitioner default|min-cut] [--lazy-backward]]
-//                     [--training] [--json]`, `fathom trace --list`:
+//                     [--compiled-autograd [--steps N]] [--training] [--json]`, `fathom trace --list`:
 // traces a sample model (samples/models) on fake tensors - static, or with symbolic input sizes -
 // and writes the dump: graph, ShapeEnv (symbols, ranges, sources, replacements) and every guard
 // with its provenance. --calls simulates a guarded cache: each call's input sizes are checked
@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "app/CliCommon.h"
+#include "app/CompiledAutogradTrace.h"
 #include "engine/aot/AotCompile.h"
 #include "engine/cache/GuardedCache.h"
 #include "engine/dump/PartitionInfo.h"
@@ -29,7 +30,8 @@ struct TraceOptions {
   bool list = false;
   int64_t layers = 0, batch = 0, seq = 0;
   bool dynamic = false, noDuckSizing = false, json = false, force = false;
-  bool aot = false, lazyBackward = false, training = false;
+  bool aot = false, lazyBackward = false, training = false, compiledAutograd = false;
+  int steps = 3;
   std::string out, traceLog, calls, partitioner = "default";
 };
 
@@ -306,6 +308,7 @@ int runTrace(const TraceOptions& o) {
   }
   if (!o.calls.empty()) return simulateCalls(o, mo, log);
   if (o.aot) return runAotTrace(o, mo, log);
+  if (o.compiledAutograd) return runCompiledAutogradTrace({o.model, mo, o.out, o.force, o.json, o.steps});
 
   auto traced = traceOnce(o, mo, &log, 0);
   if (!traced.ok()) return reportError(traced.error());
@@ -358,6 +361,9 @@ Command addTraceCommand(CLI::App& parent) {
   app->add_flag("--aot", o->aot, "Trace the training step (AOT autograd): joint, forward and backward graphs and the partition");
   app->add_option("--partitioner", o->partitioner, "With --aot: default (save what the backward reads) or min-cut (recompute cheap ops)");
   app->add_flag("--lazy-backward", o->lazyBackward, "With --aot: form the backward after the forward's guards are installed; report late guards");
+  app->add_flag("--compiled-autograd", o->compiledAutograd,
+                "Run training steps with compiled autograd (capture the backward tape as a graph, replay it); dump the graph");
+  app->add_option("--steps", o->steps, "With --compiled-autograd: backward passes to run (default 3)");
   app->add_flag("--training", o->training, "Train mode: dropout active, batch norm on batch statistics (updates running stats)");
   app->add_flag("--json", o->json, "Print JSON: {model, dynamic, nodes, symbols, guards, ...}; with --calls "
                                    "{calls: [{call, sizes, result, entry, failures: [...]}], compiles, hits}; with --aot "

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "engine/autograd/Autograd.h"
+#include "engine/autograd/BackwardObserver.h"
 #include "engine/autograd/Record.h"
 #include "engine/frontend/Dispatch.h"
 #include "engine/frontend/Functional.h"
@@ -19,6 +20,12 @@ using frontend::fail;
 namespace {
 
 const std::source_location kHere = std::source_location::current();
+thread_local BackwardObserver* tObserver = nullptr;
+
+std::optional<Tensor> callHook(const TensorHook& hook, const Tensor& grad, GradNode& node, uint32_t nr, size_t index) {
+  if (tObserver) return tObserver->callHook(hook, grad, node, nr, index);
+  return hook(grad);
+}
 
 std::shared_ptr<AutogradMeta> metaFor(Tensor& t) {
   if (!t.autograd()) t.setAutograd(std::make_shared<AutogradMeta>());
@@ -45,7 +52,9 @@ std::optional<std::string> nonFinite(const Tensor& t) {
 
 class BackwardRun {
  public:
-  BackwardRun(bool gradMode, bool retainGraph) : gradMode_(gradMode), retainGraph_(retainGraph) {}
+  BackwardRun(bool gradMode, bool retainGraph, bool dryRun = false)
+      : gradMode_(gradMode), retainGraph_(retainGraph), dryRun_(dryRun) {}
+  const std::vector<GradNode*>& order() const { return order_; }
 
   // Root edges and their gradients.
   void addRoot(const Edge& e, const Tensor& g) {
@@ -120,21 +129,30 @@ class BackwardRun {
   void runTensorHooks(GradNode& n, TensorList& grads) {
     if (n.isAccumulateGrad()) {
       const auto& leaf = static_cast<AccumulateGrad&>(n).leaf();
-      for (const auto& hook : leaf->leafHooks)
+      for (size_t k = 0; k < leaf->leafHooks.size(); ++k)
         if (grads[0].defined())
-          if (auto r = hook(grads[0])) grads[0] = *r;
+          if (auto r = callHook(leaf->leafHooks[k], grads[0], n, 0, k)) grads[0] = *r;
       return;
     }
     for (auto& [nr, hooks] : n.tensorPreHooks)
-      for (const auto& hook : hooks)
+      for (size_t k = 0; k < hooks.size(); ++k)
         if (nr < grads.size() && grads[nr].defined())
-          if (auto r = hook(grads[nr])) grads[nr] = *r;
+          if (auto r = callHook(hooks[k], grads[nr], n, nr, k)) grads[nr] = *r;
     for (auto& [nr, weak] : n.retainsGrad)
       if (auto meta = weak.lock(); meta && nr < grads.size() && grads[nr].defined())
         meta->grad = accumulate(meta->grad, grads[nr]);
   }
 
   void execute(GradNode& n, std::priority_queue<std::pair<uint64_t, GradNode*>>& ready) {
+    if (dryRun_) {
+      if (executes(&n)) order_.push_back(&n);
+      for (const Edge& e : n.nextEdges())
+        if (e.valid() && needed(e.fn.get()) && executes(&n) && --deps_[e.fn.get()] == 0)
+          ready.push({e.fn->sequenceNr(), e.fn.get()});
+      return;
+    }
+    if (tObserver && executes(&n)) tObserver->beforeNode(order_.size(), n);
+    if (executes(&n)) order_.push_back(&n);
     TensorList grads = std::move(buffer(&n));
     buffers_.erase(&n);
     grads.resize(n.numOutputs());
@@ -188,6 +206,8 @@ class BackwardRun {
 
   bool gradMode_;
   bool retainGraph_;
+  bool dryRun_;
+  std::vector<GradNode*> order_;
   std::vector<GradNode*> roots_;
   std::unordered_map<GradNode*, TensorList> buffers_;
   std::unordered_map<GradNode*, int> deps_;
@@ -235,6 +255,22 @@ void runBackward(BackwardRun& run, const TensorList& roots, const TensorList& ro
 }
 
 }  // namespace
+
+BackwardObserver* setBackwardObserver(BackwardObserver* observer) {
+  BackwardObserver* previous = tObserver;
+  tObserver = observer;
+  return previous;
+}
+
+std::vector<GradNode*> plannedOrder(const TensorList& outputs, const TensorList& inputs) {
+  BackwardRun run(true, true, true);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (requiresGrad(inputs[i])) run.addCapture(gradientEdge(inputs[i]), i);
+  for (const auto& o : outputs)
+    if (requiresGrad(o)) run.addRoot(gradientEdge(o), Tensor{});
+  run.run(inputs.size());
+  return run.order();
+}
 
 void setRequiresGrad(Tensor& t, bool on, std::string name) {
   if (!t.defined()) fail("requires_grad on an undefined tensor", kHere);

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "engine/autograd/BackwardObserver.h"
 #include "engine/autograd/Formula.h"
 #include "engine/autograd/GradMode.h"
 #include "engine/frontend/TraceContext.h"
@@ -73,6 +74,16 @@ class OpGradNode : public GradNode {
     return c.takeResult();
   }
 
+  TensorList saved() const {
+    TensorList out;
+    for (const Arg& a : args_) {
+      if (auto* t = std::get_if<Tensor>(&a.v)) out.push_back(*t);
+      else if (auto* l = std::get_if<TensorList>(&a.v)) out.insert(out.end(), l->begin(), l->end());
+    }
+    out.insert(out.end(), savedOutputs_.begin(), savedOutputs_.end());
+    return out;
+  }
+
   void releaseSaved() override {
     args_.clear();
     savedOutputs_.clear();
@@ -89,6 +100,11 @@ class OpGradNode : public GradNode {
 };
 
 }  // namespace
+
+TensorList savedTensorsOf(const GradNode& node) {
+  if (auto* op = dynamic_cast<const OpGradNode*>(&node)) return op->saved();
+  return {};
+}
 
 std::string backwardNodeName(std::string_view op) {
   // "aten.native_layer_norm.default" -> "NativeLayerNormBackward0"

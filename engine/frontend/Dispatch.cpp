@@ -3,6 +3,7 @@
 #include "engine/autograd/GradMode.h"
 #include "engine/autograd/Record.h"
 
+#include "engine/frontend/EagerRecorder.h"
 #include "engine/frontend/TraceContext.h"
 #include "engine/ops/OpRegistry.h"
 
@@ -23,7 +24,14 @@ Arg::Arg(const IntList& l) {
 
 namespace {
 thread_local const std::source_location* tSourceOverride = nullptr;
+thread_local EagerRecorder* tRecorder = nullptr;
 }  // namespace
+
+EagerRecorder* setEagerRecorder(EagerRecorder* recorder) {
+  EagerRecorder* previous = tRecorder;
+  tRecorder = recorder;
+  return previous;
+}
 
 SourceOverride::SourceOverride(const std::source_location& loc) : loc_(loc), previous_(tSourceOverride) {
   tSourceOverride = &loc_;
@@ -145,6 +153,7 @@ std::vector<Tensor> callOp(std::string_view op, Args args, KwArgs kwargs, std::s
   for (const auto& [name, a] : kwargs) loweredKw.emplace_back(name, lower(a, ctx));
   std::vector<Tensor> outs = ctx ? traced(*ctx, op, std::move(lowered), std::move(loweredKw), loc)
                                  : eager(op, lowered, loweredKw, loc);
+  if (tRecorder && !ctx) tRecorder->recordEager(op, lowered, loweredKw, outs);
   if (autograd::GradMode::enabled() && autograd::anyRequiresGrad(args, kwargs))
     autograd::recordOp(*OpRegistry::global().find(op), args, kwargs, outs, loc);
   return outs;

@@ -162,6 +162,9 @@ done
 ok trace resnet18 --seq 32 --batch 2 --aot --training -o "$T/resnet.aot.json" && grep -q 'mutated inputs (applied back after the forward): 40' "$T/out" || fail "trace resnet18 --aot: running stats are mutated inputs"
 ok run "$T/resnet.aot.json" --backend aot_eager --json && expect_jq '.match and (.compared | map(select(.kind == "updated input")) | length) == 40' "$T/out" "resnet18 aot_eager: running stats updated as eagerly"
 expect_jq '.partition.saved_bytes > 0 and (.graphs | has("joint"))' "$T/resnet.aot.json" "aot dump: partition section"
+ok trace gpt2 --layers 1 --compiled-autograd --steps 3 -o "$T/ca.json" --json &&
+  expect_jq '.captures == 1 and .replays == 2 and .match and .events[0].reason == "first backward"' "$T/out" "trace --compiled-autograd: capture once, replay, match the engine"
+ok run "$T/ca.json" --graph compiled_autograd || fail "run the captured compiled-autograd graph"
 usage_error "has no partition" run "$P" --backend aot_eager
 usage_error "--backend must be eager or aot_eager" run "$P" --backend inductor
 usage_error "--partitioner must be default or min-cut" trace mlp --aot --partitioner greedy
