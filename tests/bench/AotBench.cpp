@@ -20,6 +20,7 @@
 #include "engine/frontend/Functional.h"
 #include "engine/interp/ExampleInputs.h"
 #include "samples/models/Models.h"
+#include "tests/bench/TorchRepeatFlag.h"
 
 namespace fathom {
 namespace {
@@ -140,14 +141,7 @@ std::map<std::string, std::string> torchReference(int repeat) {
 
 int main(int argc, char** argv) {
   using namespace fathom;
-  int torchRepeat = 1;
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--torch-repeat=", 15) == 0) torchRepeat = std::atoi(argv[i] + 15);
-    else args.push_back(argv[i]);
-  }
-  int n = static_cast<int>(args.size());
-  benchmark::Initialize(&n, args.data());
+  const int torchRepeat = initBenchmarkWithTorchRepeat(argc, argv, 1);
   KeepTimes reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   const double aot = timeOf("BM_AotBert12"), inputsOnly = timeOf("BM_GradInputsOnly"), all = timeOf("BM_GradAll");

@@ -12,6 +12,7 @@
 
 #include "engine/cache/ShapeTracing.h"
 #include "samples/models/Models.h"
+#include "tests/bench/TorchRepeatFlag.h"
 
 namespace fathom {
 namespace {
@@ -89,14 +90,7 @@ double torchMs(int repeat) {
 
 int main(int argc, char** argv) {
   using namespace fathom;
-  int torchRepeat = 3;
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--torch-repeat=", 15) == 0) torchRepeat = std::atoi(argv[i] + 15);
-    else args.push_back(argv[i]);
-  }
-  int n = static_cast<int>(args.size());
-  benchmark::Initialize(&n, args.data());
+  const int torchRepeat = initBenchmarkWithTorchRepeat(argc, argv, 3);
   auto model = models::buildModel("bert", kBert);
   if (!model.ok()) {
     std::fprintf(stderr, "cannot build BERT: %s\n", model.error().str().c_str());
