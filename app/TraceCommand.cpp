@@ -243,8 +243,6 @@ int runAotTrace(const TraceOptions& o, const models::ModelOptions& mo, TraceLog&
   if (auto s = writeDump(dump, o); !s.ok()) return usageError(s.error().message);
   const PartitionInfo& p = *dump.partition;
   const sym::ShapeEnv& env = *compiled->env;
-  for (const auto& g : compiled->lateGuards)
-    log.emit("late_guard", 0, g.where.stage, {{"expr", g.expr}, {"node", g.where.node}, {"source", g.where.source}, {"reason", g.reason}});
   if (o.json) {
     Json saved = Json::array();
     for (const auto& v : p.saved) {

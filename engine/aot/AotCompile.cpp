@@ -81,7 +81,23 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
     env.setContext({c.stage == "backward" ? "aot-backward" : "trace", c.node, c.op, c.source, c.module, c.argNames});
   };
   const bool lazy = options.backward == BackwardTiming::Lazy;
-  if (lazy) jo.afterForward = [&] { out.installedGuards = env.guards().size(); };
+  TraceLog* log = options.shapes.log;
+  const int64_t id = options.shapes.compileId;
+  if (log) {
+    connectTraceLog(env, *log, id);
+    log->emit("compile_start", id, "aot", {{"dynamic", options.shapes.dynamic},
+                                          {"partitioner", std::string(partitionerName(options.partitioner))},
+                                          {"backward", std::string(lazy ? "lazy" : "eager")}});
+  }
+  struct Unlisten {
+    sym::ShapeEnv& env;
+    ~Unlisten() { env.setListener({}); }
+  } unlisten{env};
+  if (lazy)
+    jo.afterForward = [&] {
+      out.installedGuards = env.guards().size();
+      if (log) log->emit("guards_installed", id, "aot-forward", {{"guards", static_cast<int64_t>(out.installedGuards)}});
+    };
   auto start = std::chrono::steady_clock::now();
   auto joint = traceJoint(model, jo);
   FATHOM_TRY(joint);
@@ -90,6 +106,13 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
   auto parts = partition(*joint, options.partitioner);
   FATHOM_TRY(parts);
   out.partitionMs = msSince(start);
+  if (log) {
+    log->emit("graph_captured", id, "aot", {{"graph", "joint"}, {"nodes", static_cast<int64_t>(joint->graph.size())}});
+    log->emit("partition", id, "partition",
+              {{"partitioner", parts->info.partitioner}, {"saved", static_cast<int64_t>(parts->info.saved.size())},
+               {"saved_bytes", parts->info.savedBytes()}, {"forward_nodes", static_cast<int64_t>(parts->forward.size())},
+               {"backward_nodes", static_cast<int64_t>(parts->backward.size())}, {"ms", out.partitionMs}});
+  }
   start = std::chrono::steady_clock::now();
   FATHOM_TRY(propagate(parts->forward, &env, "aot-forward"));
   FATHOM_TRY(propagate(parts->backward, &env, "aot-backward"));
@@ -98,6 +121,13 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
   for (size_t i = out.installedGuards; i < env.guards().size(); ++i) {
     const auto& g = env.guards()[i];
     out.lateGuards.push_back({i, g.expr.str(), g.where, g.reason});
+    if (log) log->emit("late_guard", id, g.where.stage, {{"expr", g.expr.str()}, {"node", g.where.node},
+                                                          {"source", g.where.source}, {"reason", g.reason}});
+  }
+  if (log) {
+    log->emit("backward_compiled", id, "aot-backward", {{"when", std::string(lazy ? "first backward" : "forward")},
+                                                         {"guards", static_cast<int64_t>(env.guards().size())}});
+    log->emit("compile_end", id, "aot", {{"ms", out.traceMs + out.partitionMs + out.compileMs}});
   }
   Dump& d = out.dump;
   d.producer = {{"tool", "fathom"}, {"version", FATHOM_VERSION}};

@@ -11,8 +11,9 @@ std::vector<LogField> contextFields(const sym::GuardContext& c) {
   return {{"node", c.node}, {"op", c.op}, {"source", c.source}, {"module", c.module}};
 }
 
-// Forwards the env's births to the trace log.
-void connectLog(sym::ShapeEnv& env, TraceLog& log, int64_t compileId) {
+}  // namespace
+
+void connectTraceLog(sym::ShapeEnv& env, TraceLog& log, int64_t compileId) {
   env.setListener([&env, &log, compileId](sym::ShapeEnv::Event e, size_t i) {
     using E = sym::ShapeEnv::Event;
     const std::string stage = env.context().stage;
@@ -36,12 +37,10 @@ void connectLog(sym::ShapeEnv& env, TraceLog& log, int64_t compileId) {
   });
 }
 
-}  // namespace
-
 Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptions& options) {
   ShapeTrace out;
   out.env = sym::ShapeEnv::create(options.shapes);
-  if (options.log) connectLog(*out.env, *options.log, options.compileId);
+  if (options.log) connectTraceLog(*out.env, *options.log, options.compileId);
   sym::ShapeEnv& env = *out.env;
   frontend::TraceHooks hooks;
   if (options.dynamic) hooks.makeSize = [&env](int64_t hint, const std::string& source) { return env.createSize(hint, source); };

@@ -35,6 +35,10 @@ struct ShapeTrace {
 
 Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptions& options);
 
+// Forwards the env's births (symbol_created, guard_added, specialization events) to `log`,
+// until the env's listener is replaced.
+void connectTraceLog(sym::ShapeEnv& env, TraceLog& log, int64_t compileId);
+
 // The guard set of a traced graph: its placeholders' recorded sizes and the env's guards.
 Result<sym::GuardSet> guardSetOf(const Graph& graph, const sym::ShapeEnv& env);
 // The sizes of a graph's placeholders as a call would present them (from example inputs).

@@ -165,6 +165,8 @@ expect_jq '.partition.saved_bytes > 0 and (.graphs | has("joint"))' "$T/resnet.a
 ok trace gpt2 --layers 1 --compiled-autograd --steps 3 -o "$T/ca.json" --json &&
   expect_jq '.captures == 1 and .replays == 2 and .match and .events[0].reason == "first backward"' "$T/out" "trace --compiled-autograd: capture once, replay, match the engine"
 ok run "$T/ca.json" --graph compiled_autograd || fail "run the captured compiled-autograd graph"
+ok trace gpt2 --layers 1 --aot --dynamic --lazy-backward --trace-log "$T/aot.log"
+checks=$((checks + 1)); grep -q '"event":"partition".*"saved_bytes"' "$T/aot.log" && grep -q '"event":"backward_compiled".*"first backward"' "$T/aot.log" || fail "trace log: aot partition and backward events"
 usage_error "has no partition" run "$P" --backend aot_eager
 usage_error "--backend must be eager or aot_eager" run "$P" --backend inductor
 usage_error "--partitioner must be default or min-cut" trace mlp --aot --partitioner greedy

@@ -97,13 +97,46 @@ TEST_P(AotTraining, PartitionedJointAndEagerAgree) {
 INSTANTIATE_TEST_SUITE_P(
     Samples, AotTraining,
     ::testing::Values(Case{"mlp", {.layers = 3, .batch = 4}, false}, Case{"mlp", {.layers = 3, .batch = 4}, true},
-                      Case{"bert", {.layers = 1, .batch = 2, .seq = 8}, false},
-                      Case{"bert", {.layers = 1, .batch = 2, .seq = 8}, true},
-                      Case{"gpt2", {.layers = 1, .batch = 2, .seq = 8}, false},
-                      Case{"gpt2", {.layers = 1, .batch = 2, .seq = 8}, true},
+                      Case{"bert", {.layers = 1, .batch = 2, .seq = 8, .training = true}, false},
+                      Case{"bert", {.layers = 1, .batch = 2, .seq = 8, .training = true}, true},
+                      Case{"gpt2", {.layers = 1, .batch = 2, .seq = 8, .training = true}, false},
+                      Case{"gpt2", {.layers = 1, .batch = 2, .seq = 8, .training = true}, true},
                       Case{"resnet18", {.batch = 2, .seq = 32, .training = true}, false},
                       Case{"resnet18", {.batch = 2, .seq = 32, .training = true}, true}),
     caseName);
+
+// Symbolic sizes the backward needs cross the partition as SymInts, not as the tensors they
+// were read from.
+TEST(AotPartition, DynamicShapesSaveSymInts) {
+  for (Partitioner p : {Partitioner::Default, Partitioner::MinCut}) {
+    auto model = models::buildModel("gpt2", {.layers = 1, .batch = 2, .seq = 8});
+    ASSERT_TRUE(model.ok());
+    AotOptions o;
+    o.shapes.dynamic = true;
+    o.partitioner = p;
+    auto c = aotCompile(**model, o);
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    size_t symInts = 0;
+    for (const auto& s : c->dump.partition->saved) {
+      if (!s.isSymInt) continue;
+      ++symInts;
+      EXPECT_TRUE(s.value.isSymbolic()) << s.name;
+      EXPECT_EQ(s.bytes, 8);
+      auto placeholder = c->dump.graph("backward")->find(s.name);
+      ASSERT_TRUE(placeholder.has_value()) << s.name;
+      EXPECT_TRUE(c->dump.graph("backward")->node(*placeholder).val.isInt());
+    }
+    EXPECT_GT(symInts, 0u) << partitionerName(p);
+  }
+}
+
+TEST(AotPartition, StaticShapesSaveNoSymInts) {
+  auto model = models::buildModel("gpt2", {.layers = 1, .batch = 2, .seq = 8});
+  ASSERT_TRUE(model.ok());
+  auto c = aotCompile(**model, {});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  for (const auto& s : c->dump.partition->saved) EXPECT_FALSE(s.isSymInt) << s.name;
+}
 
 TEST(AotFunctionalize, BatchNormRunningStatsAreMutationOutputs) {
   auto model = models::buildModel("resnet18", {.batch = 2, .seq = 32, .training = true});
