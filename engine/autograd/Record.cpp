@@ -60,6 +60,8 @@ class OpGradNode : public GradNode {
         savedOutputs_(std::move(outputs)), firstSlot_(std::move(firstSlot)) {}
 
   void addEdge(Edge e) { next_.push_back(std::move(e)); }
+  // The graph node the forward op recorded, while tracing (names it in errors).
+  void setForwardNode(std::string name) { forwardNode_ = std::move(name); }
   void addOutputTemplate(Tensor t) { outputMetas_.push_back(std::move(t)); }
 
   TensorList apply(const TensorList& gradOutputs, const std::vector<bool>& needed) override {
@@ -67,8 +69,9 @@ class OpGradNode : public GradNode {
       throw OpError("Trying to backward through the graph a second time (or directly access saved tensors after "
                     "they have already been freed): " + name() + " was already run without retain_graph");
     if (!formula_)
-      throw OpError("the derivative for '" + op_ + "' is not implemented (" + name() + ", created at " +
-                    site.source + ")");
+      throw OpError("the derivative for '" + op_ + "' is not implemented (" + name() +
+                    (forwardNode_.empty() ? "" : " of %" + forwardNode_) + ", created at " + site.source +
+                    "), so the backward cannot be formed");
     GradContext c(op_, args_, savedOutputs_, gradOutputs, needed, firstSlot_);
     (*formula_)(c);
     return c.takeResult();
@@ -96,6 +99,7 @@ class OpGradNode : public GradNode {
   std::vector<Arg> args_;
   TensorList savedOutputs_;
   std::vector<size_t> firstSlot_;
+  std::string forwardNode_;
   bool released_ = false;
 };
 
@@ -180,8 +184,14 @@ void recordOp(const OpDef& op, const frontend::Args& args, const frontend::KwArg
     Tensor& out = outputs[i];
     node->addOutputTemplate(saved[i]);
     if (!out.defined() || !isFloating(out.dtype())) continue;
-    if (out.isTraced() && node->site.module.empty())
-      node->site.module = out.context()->builder().graph().node(out.node()).provenance.module;
+    if (out.isTraced() && node->site.module.empty()) {
+      const Graph& g = out.context()->builder().graph();
+      const Node& n = g.node(out.node());
+      node->site.module = n.provenance.module;
+      // A multi-output op's outputs are getitems: name the op's own node.
+      const auto* src = n.target == "getitem" && !n.args.empty() ? n.args[0].tryAs<NodeRef>() : nullptr;
+      node->setForwardNode(src ? g.node(*src).name : n.name);
+    }
     auto meta = std::make_shared<AutogradMeta>();
     meta->requiresGrad = true;
     meta->gradFn = node;
