@@ -49,7 +49,12 @@ Result<JointGraph> traceJoint(frontend::Model& model, const JointTraceOptions& o
   for (frontend::Parameter* b : model.buffers()) params.push_back(b);
   JointGraph joint;
   frontend::TraceContext ctx(options.hooks);
-  autograd::GradMode::setEnabled(true);
+  // The joint trace records the tape whatever the caller's grad mode (it is restored after).
+  struct EnableGrad {
+    bool previous = autograd::GradMode::enabled();
+    EnableGrad() { autograd::GradMode::setEnabled(true); }
+    ~EnableGrad() { autograd::GradMode::setEnabled(previous); }
+  } enableGrad;
   auto graph = frontend::catchErrors([&] {
     std::vector<Tensor> primals;
     for (size_t i = 0; i < params.size(); ++i) {
