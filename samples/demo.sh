@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A first look at Fathom for a new user (`./fathom demo` runs it): what a dump holds, its graph,
-# a run on real tensors, a symbolic trace with its guards, and what Fathom says about a broken dump.
+# a run on real tensors, a symbolic trace with its guards, a training step through AOT autograd, and
+# what Fathom says about a broken dump.
 #   usage: samples/demo.sh PATH/TO/fathom
 set -euo pipefail
 FATHOM=${1:-build/app/fathom}
@@ -36,6 +37,11 @@ heading "Every guard with where it came from (node, op, model line, module) and 
 "$FATHOM" guards "$TRACED"
 heading "Calls through the guarded cache: hits, misses and every failing guard" "trace bert --dynamic --calls 8x128,4x64,1x64"
 "$FATHOM" trace bert --dynamic --calls 8x128,4x64,1x64
+AOT=$(dirname "$TRACED")/gpt2-aot.fathom.json
+heading "The training step (AOT autograd): joint graph, min-cut partition, what the backward saves" "trace gpt2 --layers 2 --dynamic --training --aot --partitioner min-cut -o $AOT"
+"$FATHOM" trace gpt2 --layers 2 --dynamic --training --aot --partitioner min-cut -o "$AOT"
+heading "Run forward + backward through aot_eager and compare with the eager autograd engine" "run $AOT --backend aot_eager"
+"$FATHOM" run "$AOT" --backend aot_eager | tail -n 4
 rm -rf "$(dirname "$TRACED")"
 
 BAD=samples/bad/cycle.json
