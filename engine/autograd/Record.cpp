@@ -157,7 +157,7 @@ void recordOp(const OpDef& op, const frontend::Args& args, const frontend::KwArg
   std::vector<Edge> edges;
   for (const Arg& a : bound) {
     firstSlot.push_back(edges.size());
-    if (auto* t = std::get_if<Tensor>(&a.v)) edges.push_back({});
+    if (std::holds_alternative<Tensor>(a.v)) edges.push_back({});
     else if (auto* l = std::get_if<TensorList>(&a.v)) edges.resize(edges.size() + l->size());
   }
   // Edges come from the arguments as given (with history), matched to their slots.
