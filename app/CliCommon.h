@@ -34,6 +34,8 @@ Command addRunCommand(CLI::App& parent);
 Command addSampleCommand(CLI::App& parent);
 Command addGuardsCommand(CLI::App& parent);
 Command addTraceCommand(CLI::App& parent);
+Command addStepCommand(CLI::App& parent);
+Command addCheckCommand(CLI::App& parent);
 
 using Json = nlohmann::ordered_json;
 

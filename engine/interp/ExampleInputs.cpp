@@ -1,5 +1,8 @@
 #include "engine/interp/ExampleInputs.h"
 
+#include "engine/graph/GraphBuilder.h"
+#include "engine/symbolic/ShapeEnv.h"
+
 #include <cmath>
 
 namespace fathom {
@@ -89,6 +92,33 @@ Result<std::vector<ExampleInput>> chooseInputs(const Dump& dump, const std::stri
   }
   if (auto* in = dump.inputsFor(graphName)) return *in;
   return inputsFromPlaceholders(*g, 0);
+}
+
+Result<std::vector<ExampleInput>> resizeInputs(const Graph& g, std::vector<ExampleInput> inputs,
+                                               const std::map<std::string, int64_t>& symbols) {
+  const auto placeholders = g.placeholders();
+  for (size_t i = 0; i < placeholders.size() && i < inputs.size(); ++i) {
+    const Node& n = g.node(placeholders[i]);
+    const auto* m = n.val.tryAs<TensorMeta>();
+    if (!m) continue;
+    IntList sizes;
+    for (const auto& s : m->sizes) {
+      auto v = sym::evaluate(sym::exprOf(s), [&](int32_t index) -> std::optional<int64_t> {
+        auto it = symbols.find(sym::symbolName(index));
+        if (it == symbols.end()) return std::nullopt;
+        return it->second;
+      });
+      if (!v.ok()) return invalidInput("%" + n.name + " has size " + s.str() + ", which needs a value for every symbol in it");
+      sizes.push_back(*v);
+    }
+    ExampleInput& in = inputs[i];
+    IntList old;
+    for (const auto& s : in.meta.sizes) old.push_back(s.hint());
+    if (!in.data.empty() && old != sizes)
+      return invalidInput("input '" + in.name + "' has inline values, which cannot be resized");
+    in.meta = fakeTensor(m->dtype, {sizes.begin(), sizes.end()});
+  }
+  return inputs;
 }
 
 }  // namespace fathom

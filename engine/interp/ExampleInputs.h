@@ -3,6 +3,8 @@
 // Fathom's own generator, so the same seed gives the same values on every machine.
 #pragma once
 
+#include <map>
+
 #include <optional>
 #include <vector>
 
@@ -23,5 +25,10 @@ Result<std::vector<ExampleInput>> inputsFromPlaceholders(const Graph& graph, uin
 // the placeholders. Errors name the graph.
 Result<std::vector<ExampleInput>> chooseInputs(const Dump& dump, const std::string& graphName,
                                                const std::vector<ExampleInput>* fromFile);
+
+// `inputs` (one per placeholder of `g`) resized to the placeholders' recorded sizes with the
+// dump's symbols bound by name ({"s0": 8, "s1": 64}). Inline data cannot be resized.
+Result<std::vector<ExampleInput>> resizeInputs(const Graph& g, std::vector<ExampleInput> inputs,
+                                               const std::map<std::string, int64_t>& symbols);
 
 }  // namespace fathom

@@ -1,0 +1,198 @@
+// `fathom check DUMP [--graph NAME|--all] [--inputs FILE] [--sizes s0=8,s1=64] [--strict-strides]
+//                    [--values] [--json]`: runs graphs under the debug interpreter, which compares
+// every node's recorded meta (sizes, strides, storage offset, dtype, aliasing; symbolic sizes
+// evaluated under the symbols bound from the inputs) with the real result, and classifies each
+// mismatch as its origin or inherited from an input. An AOT dump is checked as a training step:
+// forward, backward on what the forward saved, joint. Exit 0 when clean, 1 on a mismatch.
+//
+// Inputs: --inputs, else the dump's example inputs resized by --sizes, else as recorded. Sizes
+// that break the dump's guards are refused before anything runs, naming the failing guard.
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "app/CliCommon.h"
+#include "engine/aot/CheckStep.h"
+#include "engine/cache/ShapeTracing.h"
+#include "engine/dump/PartitionInfo.h"
+#include "engine/interp/ExampleInputs.h"
+#include "engine/symbolic/GuardSet.h"
+#include "engine/symbolic/ShapeEnv.h"
+
+namespace fathom::cli {
+namespace {
+
+struct CheckCliOptions {
+  std::string dump, graph, inputsFile, sizes;
+  bool all = false, strictStrides = false, values = false, json = false;
+};
+
+// "s0=8,s1=64" -> {s0: 8, s1: 64}.
+Result<std::map<std::string, int64_t>> parseSizes(const std::string& text) {
+  std::map<std::string, int64_t> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const auto eq = item.find('=');
+    int64_t v = 0;
+    size_t used = 0;
+    try {
+      if (eq == std::string::npos) throw std::invalid_argument("no =");
+      v = std::stoll(item.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      return invalidInput("--sizes: '" + item + "' is not SYMBOL=SIZE (e.g. s0=8)");
+    }
+    if (used != item.size() - eq - 1 || v < 0) return invalidInput("--sizes: '" + item + "' is not SYMBOL=SIZE with a size >= 0");
+    out[item.substr(0, eq)] = v;
+  }
+  if (out.empty()) return invalidInput("--sizes: nothing given (e.g. --sizes s0=8,s1=64)");
+  return out;
+}
+
+// Refuses sizes the dump's guards reject, naming the first failing guard.
+Status checkGuards(const Dump& dump, const Graph& g, const std::vector<ExampleInput>& inputs) {
+  if (!dump.shapeEnv) return {};
+  auto guards = guardSetOf(g, *dump.shapeEnv);
+  if (!guards.ok()) return {};  // placeholders without meta: nothing to guard
+  const auto sizes = inputSizes(inputs);
+  const auto failures = guards->failures(sizes);
+  if (failures.empty()) return {};
+  const auto& f = failures.front();
+  std::string where = f.where.node.empty() ? "" : " (from %" + f.where.node + " = " + f.where.op +
+                                                     (f.where.source.empty() ? "" : " at " + f.where.source) + ")";
+  return invalidInput("these sizes do not satisfy the dump's guards: " + f.expr + " fails with " + f.actual + where +
+                      (failures.size() > 1 ? "; " + std::to_string(failures.size() - 1) + " more fail" : ""));
+}
+
+Json mismatchJson(const Mismatch& m) {
+  return {{"graph", m.graph}, {"node", m.node}, {"op", m.op}, {"field", m.field}, {"expected", m.expected},
+          {"actual", m.actual}, {"origin", m.origin}, {"source", m.source}, {"module", m.module}};
+}
+
+int report(const std::vector<aot::GraphCheck>& checks, const CheckCliOptions& o) {
+  size_t checked = 0, mismatches = 0, origins = 0;
+  for (const auto& c : checks) {
+    checked += c.checked;
+    mismatches += c.mismatches.size();
+    for (const auto& m : c.mismatches) origins += m.origin;
+  }
+  if (o.json) {
+    Json list = Json::array(), skipped = Json::array(), graphs = Json::array();
+    for (const auto& c : checks) {
+      graphs.push_back({{"graph", c.graph}, {"checked", c.checked}, {"mismatches", c.mismatches.size()}});
+      for (const auto& m : c.mismatches) list.push_back(mismatchJson(m));
+      for (const auto& s : c.skipped) skipped.push_back(c.graph + ": " + s);
+    }
+    printJson({{"file", o.dump}, {"checked", checked}, {"mismatches", std::move(list)}, {"origins", origins},
+               {"skipped", std::move(skipped)}, {"graphs", std::move(graphs)}});
+  } else {
+    for (const auto& c : checks) {
+      std::cout << "graph '" << c.graph << "': " << c.checked << " nodes checked, " << c.mismatches.size() << " mismatch"
+                << (c.mismatches.size() == 1 ? "" : "es") << "\n";
+      for (const auto& m : c.mismatches) {
+        std::cout << "  " << (m.origin ? "ORIGIN    " : "inherited ") << "%" << m.node << " = " << m.op << "  " << m.field
+                  << ": recorded " << m.expected << ", real " << m.actual;
+        if (!m.source.empty()) std::cout << "  at " << m.source;
+        if (!m.module.empty()) std::cout << "  in " << m.module;
+        std::cout << "\n";
+      }
+      if (!c.skipped.empty()) {
+        std::cout << "  skipped " << c.skipped.size() << " node" << (c.skipped.size() == 1 ? "" : "s") << ": " << c.skipped.front();
+        if (c.skipped.size() > 1) std::cout << ", ...";
+        std::cout << "\n";
+      }
+    }
+    std::cout << (mismatches ? std::to_string(mismatches) + " mismatches, " + std::to_string(origins) + " of them origins\n"
+                             : "every node matches its recorded meta\n");
+  }
+  return mismatches ? kExitProblem : kExitOk;
+}
+
+int runCheck(const CheckCliOptions& o) {
+  if (o.all && !o.graph.empty()) return usageError("check: --graph and --all exclude each other");
+  int rc = kExitOk;
+  auto dump = loadDumpOrReport(o.dump, &rc);
+  if (!dump) return rc;
+  std::optional<std::map<std::string, int64_t>> binding;
+  if (!o.sizes.empty()) {
+    if (!dump->shapeEnv) return reportError(invalidInput("--sizes needs a symbolic dump (this one has no shape_env)", o.dump));
+    auto b = parseSizes(o.sizes);
+    if (!b.ok()) return reportError(b.error());
+    binding = std::move(*b);
+  }
+  std::optional<std::vector<ExampleInput>> fromFile;
+  if (!o.inputsFile.empty()) {
+    auto loaded = loadInputsFile(o.inputsFile);
+    if (!loaded.ok()) return reportError(loaded.error());
+    fromFile = std::move(*loaded);
+  }
+  CheckOptions co;
+  co.strictStrides = o.strictStrides;
+  co.checkValues = o.values;
+  // The inputs of `name`, guarded and materialized.
+  auto inputsOf = [&](const std::string& name, bool useFile) -> Result<ValueList> {
+    auto specs = chooseInputs(*dump, name, useFile && fromFile ? &*fromFile : nullptr);
+    if (!specs.ok()) return specs.error().within(useFile && fromFile ? o.inputsFile : o.dump);
+    if (binding) {
+      for (const auto& [symbol, v] : *binding)
+        if (!dump->shapeEnv->symbolIndex(symbol)) return invalidInput("--sizes: the dump has no symbol " + symbol, o.dump);
+      auto r = resizeInputs(*dump->graph(name), std::move(*specs), *binding);
+      if (!r.ok()) return r.error().within("--sizes");
+      specs = std::move(*r);
+    }
+    if (auto guarded = checkGuards(*dump, *dump->graph(name), *specs); !guarded.ok()) return guarded.error().within(o.dump);
+    return materializeInputs(*specs);
+  };
+  std::vector<aot::GraphCheck> checks;
+  if (dump->partition && o.graph.empty()) {
+    const PartitionInfo& info = *dump->partition;
+    const size_t numPrimals = dump->graph(info.forward)->placeholders().size();
+    auto all = inputsOf(info.joint, true);
+    if (!all.ok()) return reportError(all.error());
+    if (all->size() < numPrimals) return reportError(invalidInput("the joint graph has fewer inputs than the forward graph", o.dump));
+    const ValueList primals(all->begin(), all->begin() + static_cast<std::ptrdiff_t>(numPrimals));
+    const ValueList tangents(all->begin() + static_cast<std::ptrdiff_t>(numPrimals), all->end());
+    auto step = aot::checkTrainingStep(*dump, primals, tangents, co);
+    if (!step.ok()) return reportError(step.error().within(o.dump));
+    checks = std::move(*step);
+  } else {
+    std::vector<std::string> names;
+    if (o.all)
+      for (const auto& g : dump->graphs) names.push_back(g.name);
+    else {
+      auto g = selectGraph(*dump, o.graph, o.dump);
+      if (!g.ok()) return reportError(g.error());
+      names.push_back((*g)->name);
+    }
+    for (const auto& name : names) {
+      auto inputs = inputsOf(name, names.size() == 1);
+      if (!inputs.ok()) return reportError(inputs.error());
+      co.graphName = name;
+      auto c = aot::checkGraph(*dump->graph(name), std::move(*inputs), co);
+      if (!c.ok()) return reportError(c.error().within(o.dump));
+      checks.push_back(std::move(*c));
+    }
+  }
+  return report(checks, o);
+}
+
+}  // namespace
+
+Command addCheckCommand(CLI::App& parent) {
+  auto o = std::make_shared<CheckCliOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "check", "Run graphs under the debug interpreter: every node's recorded meta against the real result");
+  app->add_option("DUMP", o->dump, "The dump file (*.fathom.json)")->required();
+  app->add_option("--graph", o->graph, "Check this graph only (default: the first; an AOT dump's whole training step)");
+  app->add_flag("--all", o->all, "Check every graph of the dump");
+  app->add_option("--inputs", o->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
+  app->add_option("--sizes", o->sizes, "Bind the dump's symbols to these sizes, e.g. s0=8,s1=64 (inputs are resized)");
+  app->add_flag("--strict-strides", o->strictStrides, "Compare the strides of size-1 dimensions too");
+  app->add_flag("--values", o->values, "Also check values: NaN/Inf, and each node against its kernel rerun in float64");
+  app->add_flag("--json", o->json, "Print JSON: {checked, mismatches: [{graph, node, op, field, expected, actual, origin, "
+                                   "source}], origins, skipped, graphs}");
+  return {app, [o] { return runCheck(*o); }};
+}
+
+}  // namespace fathom::cli

@@ -1,0 +1,28 @@
+// The debug interpreter over an AOT dump's training step: the forward graph on the primals, the
+// backward graph on what that forward really saved plus the tangents, and the joint graph on
+// primals and tangents - every node of the three checked against its recorded meta.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/dump/Dump.h"
+#include "engine/interp/DebugInterpreter.h"
+
+namespace fathom::aot {
+
+struct GraphCheck {
+  std::string graph;
+  size_t checked = 0;
+  std::vector<Mismatch> mismatches;
+  std::vector<std::string> skipped;
+};
+
+// One graph on `inputs`; its outputs go to `outputs` when given.
+Result<GraphCheck> checkGraph(const Graph& graph, ValueList inputs, CheckOptions options, ValueList* outputs = nullptr);
+
+// `primals` and `tangents` in the joint graph's input order. Needs dump.partition.
+Result<std::vector<GraphCheck>> checkTrainingStep(const Dump& dump, const ValueList& primals, const ValueList& tangents,
+                                                  const CheckOptions& options);
+
+}  // namespace fathom::aot
