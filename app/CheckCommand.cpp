@@ -52,6 +52,16 @@ Result<std::map<std::string, int64_t>> parseSizes(const std::string& text) {
 
 // Refuses sizes the dump's guards reject, naming the first failing guard.
 Status checkGuards(const Dump& dump, const Graph& g, const std::vector<ExampleInput>& inputs) {
+  // Static sizes must be the recorded ones.
+  const auto placeholders = g.placeholders();
+  for (size_t i = 0; i < placeholders.size() && i < inputs.size(); ++i) {
+    const auto* m = g.node(placeholders[i]).val.tryAs<TensorMeta>();
+    if (!m || m->dim() != inputs[i].meta.dim()) continue;
+    for (size_t d = 0; d < m->sizes.size(); ++d)
+      if (!m->sizes[d].isSymbolic() && m->sizes[d].hint() != inputs[i].meta.sizes[d].hint())
+        return invalidInput("input '" + inputs[i].name + "' has sizes " + inputs[i].meta.str() + " but %" +
+                            g.node(placeholders[i]).name + " was recorded as " + m->str());
+  }
   if (!dump.shapeEnv) return {};
   auto guards = guardSetOf(g, *dump.shapeEnv);
   if (!guards.ok()) return {};  // placeholders without meta: nothing to guard

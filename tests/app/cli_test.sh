@@ -172,10 +172,30 @@ usage_error "--backend must be eager or aot_eager" run "$P" --backend inductor
 usage_error "--partitioner must be default or min-cut" trace mlp --aot --partitioner greedy
 usage_error "need --aot" trace mlp --lazy-backward
 
+# --- check: the debug interpreter ----------------------------------------------------------------
+ok check samples/mlp.fathom.json && grep -q 'every node matches its recorded meta' "$T/out" || fail "check mlp: clean"
+ok check tests/data/mlp-aot.fathom.json --sizes s0=7 --json &&
+  expect_jq '(.graphs | map(.graph)) == ["forward", "backward", "joint"] and .mismatches == [] and .checked > 0' "$T/out" "check an AOT dump: forward, backward, joint"
+ok check tests/data/mlp-dynamic.fathom.json --all --values && grep -q 'every node matches' "$T/out" || fail "check --all --values"
+# A dump whose recorded strides for one node are wrong: exit 1, that node the origin.
+jq '.graphs.forward.nodes |= map(if .name == "t" then .meta.val.strides = [1, 1] else . end)' samples/mlp.fathom.json >"$T/lie.json"
+checks=$((checks + 1)); "$FATHOM" check "$T/lie.json" --json >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] || fail "check of a lying dump: exit $rc, expected 1"
+expect_jq '[.mismatches[] | select(.origin)] | map(.node) == ["t"]' "$T/out" "check: the lying node is the only origin"
+# A node without meta is skipped and said so.
+jq '.graphs.forward.nodes |= map(if .name == "relu" then del(.meta.val) else . end)' samples/mlp.fathom.json >"$T/nometa.json"
+ok check "$T/nometa.json" --json && expect_jq '.skipped | any(test("relu"))' "$T/out" "check: a node without meta is reported as skipped"
+usage_error "these sizes do not satisfy the dump's guards: s0 >= 2 fails with s0 = 1" check tests/data/mlp-aot.fathom.json --sizes s0=1
+usage_error "--sizes: 'eight' is not SYMBOL=SIZE" check tests/data/mlp-aot.fathom.json --sizes eight
+usage_error "--sizes needs a symbolic dump" check samples/mlp.fathom.json --sizes s0=2
+echo '{"format": "fathom-inputs", "version": 1, "inputs": [{"name": "x", "dtype": "float32", "sizes": [2, 3], "seed": 1}]}' >"$T/x.inputs.json"
+usage_error "inputs file has 1 inputs" check samples/mlp.fathom.json --inputs "$T/x.inputs.json"
+usage_error "check: --graph and --all exclude each other" check samples/mlp.fathom.json --graph forward --all
+
 # --- help, version, bad usage ----------------------------------------------------------------------
 ok --help && grep -q 'Usage: fathom' "$T/out" || fail "--help"
 ok --version && grep -Eq '^fathom [0-9]+\.[0-9]+' "$T/out" || fail "--version"
-for sub in info show run sample trace guards; do
+for sub in info show run sample trace guards check; do
   ok "$sub" --help && grep -q "Usage: fathom $sub" "$T/out" && grep -q -- '--json' "$T/out" || fail "$sub --help: usage or --json missing"
 done
 usage_error "a subcommand is required"
