@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "app/CliCommon.h"
+#include "engine/aot/CheckStep.h"
 #include "engine/aot/TrainingStep.h"
 #include "engine/dump/PartitionInfo.h"
 #include "engine/graph/GraphPrinter.h"
@@ -35,6 +36,7 @@ struct RunOptions {
   std::string inputsFile;
   std::string memoryLimit;
   std::string backend = "eager";
+  bool check = false;  // aot_eager: run the step under the debug interpreter too
   bool json = false;
 };
 
@@ -144,14 +146,33 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   const auto diffs = aot::compareSteps(*compiled, *reference, info);
   size_t bad = 0;
   for (const auto& d : diffs) bad += d.ok ? 0 : 1;
+  std::vector<aot::GraphCheck> checks;
+  size_t mismatches = 0;
+  if (opts.check) {
+    auto third = draw();
+    if (!third.ok()) return reportError(third.error().within(opts.dump));
+    auto c = aot::checkTrainingStep(dump, split(*third, 0, numPrimals), tangents, {});
+    if (!c.ok()) return reportError(c.error().within(opts.dump + ": check"));
+    checks = std::move(*c);
+    for (const auto& g : checks) mismatches += g.mismatches.size();
+  }
   if (opts.json) {
     Json list = Json::array();
     for (const auto& d : diffs) list.push_back(diffJson(d));
     Json outs = Json::array();
     for (size_t i = 0; i < compiled->outputs.size(); ++i) outs.push_back(outputJson(i, compiled->outputs[i]));
-    printJson({{"file", opts.dump}, {"backend", "aot_eager"}, {"partitioner", info.partitioner}, {"outputs", std::move(outs)},
-               {"saved", info.saved.size()}, {"saved_bytes", info.savedBytes()}, {"compared", std::move(list)},
-               {"mismatches", bad}, {"match", bad == 0}, {"seconds", compiledSeconds}});
+    Json j = {{"file", opts.dump}, {"backend", "aot_eager"}, {"partitioner", info.partitioner}, {"outputs", std::move(outs)},
+              {"saved", info.saved.size()}, {"saved_bytes", info.savedBytes()}, {"compared", std::move(list)},
+              {"mismatches", bad}, {"match", bad == 0}, {"seconds", compiledSeconds}};
+    if (opts.check) {
+      Json found = Json::array();
+      for (const auto& g : checks)
+        for (const auto& m : g.mismatches)
+          found.push_back({{"graph", m.graph}, {"node", m.node}, {"op", m.op}, {"field", m.field}, {"expected", m.expected},
+                           {"actual", m.actual}, {"origin", m.origin}, {"source", m.source}});
+      j["check"] = {{"graphs", checks.size()}, {"mismatches", std::move(found)}};
+    }
+    printJson(j);
   } else {
     std::cout << "aot_eager on " << opts.dump << " (" << info.partitioner << " partitioner, " << info.saved.size()
               << " saved values, " << info.savedBytes() << " bytes): " << compiled->outputs.size() << " outputs, "
@@ -165,8 +186,14 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
                 << ": " << (d.sizesMatch ? line : "sizes differ") << "\n";
     }
     std::cout << (bad ? std::to_string(bad) + " values differ from eager autograd\n" : "matches eager autograd\n");
+    for (const auto& g : checks) {
+      std::cout << "check '" << g.graph << "': " << g.checked << " nodes, " << g.mismatches.size() << " mismatches\n";
+      for (const auto& m : g.mismatches)
+        std::cout << "  " << (m.origin ? "ORIGIN    " : "inherited ") << "%" << m.node << " = " << m.op << "  " << m.field
+                  << ": recorded " << m.expected << ", real " << m.actual << (m.source.empty() ? "" : "  at " + m.source) << "\n";
+    }
   }
-  return bad ? kExitProblem : kExitOk;
+  return bad || mismatches ? kExitProblem : kExitOk;
 }
 
 int runGraph(const RunOptions& opts) {
@@ -239,6 +266,7 @@ Command addRunCommand(CLI::App& parent) {
   app->add_option("--memory-limit", opts->memoryLimit, "Refuse to hold more tensor memory than this (e.g. 512M, 8G; default 8G)");
   app->add_option("--backend", opts->backend, "eager (interpret one graph) or aot_eager (a partitioned dump's forward + backward, "
                                                "compared with eager autograd)");
+  app->add_flag("--check", opts->check, "With --backend aot_eager: also run the step under the debug interpreter (fathom check)");
   app->add_flag("--json", opts->json, "Print JSON: {file, graph, outputs: [{index, dtype, sizes, strides, offset, sum, absmax}], seconds}; "
                                       "aot_eager: {outputs, saved, saved_bytes, compared: [{kind, index, input, max_abs_diff, ok}], match}");
   return {app, [opts] { return runGraph(*opts); }};

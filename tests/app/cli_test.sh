@@ -185,6 +185,8 @@ expect_jq '[.mismatches[] | select(.origin)] | map(.node) == ["t"]' "$T/out" "ch
 # A node without meta is skipped and said so.
 jq '.graphs.forward.nodes |= map(if .name == "relu" then del(.meta.val) else . end)' samples/mlp.fathom.json >"$T/nometa.json"
 ok check "$T/nometa.json" --json && expect_jq '.skipped | any(test("relu"))' "$T/out" "check: a node without meta is reported as skipped"
+ok run tests/data/mlp-aot.fathom.json --backend aot_eager --check --json &&
+  expect_jq '.match and .check.graphs == 3 and .check.mismatches == []' "$T/out" "run --backend aot_eager --check: the step under the checker"
 usage_error "these sizes do not satisfy the dump's guards: s0 >= 2 fails with s0 = 1" check tests/data/mlp-aot.fathom.json --sizes s0=1
 usage_error "--sizes: 'eight' is not SYMBOL=SIZE" check tests/data/mlp-aot.fathom.json --sizes eight
 usage_error "--sizes needs a symbolic dump" check samples/mlp.fathom.json --sizes s0=2
