@@ -10,7 +10,7 @@ find_package(GTest 1.12 REQUIRED CONFIG)
 find_package(benchmark CONFIG QUIET)
 find_package(PkgConfig REQUIRED)
 
-# Optional: Z3 (guard analysis), LLVM 19 (JIT backend), Qt 6 + Graphviz (GUI), CUDA.
+# Optional: Z3 (guard analysis), LLVM 19 (JIT backend), Qt 6 + Graphviz (GUI), CUDA, readline.
 pkg_check_modules(Z3 QUIET IMPORTED_TARGET z3)
 option(FATHOM_WITH_Z3 "Z3 guard analysis" ${Z3_FOUND})
 
@@ -43,6 +43,15 @@ if(CMAKE_CUDA_COMPILER AND CUDAToolkit_FOUND)
 endif()
 option(FATHOM_WITH_CUDA "CUDA kernels (used only when a GPU is present at run time)" ${_cuda_found})
 
+# GNU readline: line editing and history for `fathom step` on a terminal (else std::getline).
+find_path(READLINE_INCLUDE_DIR readline/readline.h)
+find_library(READLINE_LIBRARY readline)
+set(_readline_found OFF)
+if(READLINE_INCLUDE_DIR AND READLINE_LIBRARY)
+  set(_readline_found ON)
+endif()
+option(FATHOM_WITH_READLINE "GNU readline for the interactive stepper" ${_readline_found})
+
 # libFuzzer needs clang; the fuzz target is built as a separate clang project (tests/fuzz).
 find_program(FATHOM_CLANG_CXX NAMES clang++-14 clang++)
 
@@ -53,5 +62,6 @@ message(STATUS "  Z3 guards        ${FATHOM_WITH_Z3}")
 message(STATUS "  LLVM JIT         ${FATHOM_WITH_LLVM}")
 message(STATUS "  Qt GUI           ${FATHOM_WITH_GUI}")
 message(STATUS "  CUDA             ${FATHOM_WITH_CUDA}")
+message(STATUS "  readline         ${FATHOM_WITH_READLINE}")
 message(STATUS "  benchmarks       ${benchmark_FOUND}")
 message(STATUS "  libFuzzer clang  ${FATHOM_CLANG_CXX}")

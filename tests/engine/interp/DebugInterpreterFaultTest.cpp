@@ -9,24 +9,19 @@
 #include "engine/graph/GraphBuilder.h"
 #include "engine/interp/DebugInterpreter.h"
 #include "engine/interp/ExampleInputs.h"
-#include "engine/ops/OpRegistry.h"
+#include "engine/ops/OpOverride.h"
 
 namespace fathom {
 namespace {
 
-// Replaces `op`'s meta with `faulty(original result)` while it lives.
+// Installs a meta that corrupts the real meta's result while it lives.
 class FaultyMeta {
  public:
-  FaultyMeta(std::string op, std::function<ValueList(ValueList)> corrupt) : op_(std::move(op)) {
-    original_ = OpRegistry::global().replaceMeta(op_, {});
-    OpFn original = original_;
-    OpRegistry::global().replaceMeta(op_, [original, corrupt](const ValueList& args) { return corrupt(original(args)); });
-  }
-  ~FaultyMeta() { OpRegistry::global().replaceMeta(op_, original_); }
+  FaultyMeta(std::string op, std::function<ValueList(ValueList)> corrupt)
+      : override_(std::move(op), [corrupt](const ValueList& args, const OpFn& original) { return corrupt(original(args)); }) {}
 
  private:
-  std::string op_;
-  OpFn original_;
+  MetaOverride override_;
 };
 
 struct Outcome {
@@ -161,9 +156,11 @@ TEST(DebugInterpreterFaults, AKernelThatReturnsAViewWhereAFreshTensorIsRecorded)
   NodeRef c = b.call("aten.clone.default", {x});
   b.output({c});
   Graph g = finished(b);
-  OpFn original = OpRegistry::global().replaceKernel("aten.clone.default", [](const ValueList& a) { return ValueList{a.at(0)}; });
-  Outcome o = check(g);
-  OpRegistry::global().replaceKernel("aten.clone.default", original);
+  Outcome o;
+  {
+    KernelOverride aliasing("aten.clone.default", [](const ValueList& a, const OpFn&) { return ValueList{a.at(0)}; });
+    o = check(g);
+  }
   ASSERT_EQ(o.all.size(), 1u);
   EXPECT_EQ(o.all[0].field, "alias");
   EXPECT_EQ(o.all[0].actual, "a view of %x");

@@ -1,0 +1,98 @@
+// `fathom step DUMP [--graph NAME] [--inputs FILE] [--seed N] [--strict-strides] [--commands FILE]`:
+// a gdb-like stepper over the debug interpreter (the session is app/Stepper.h). It runs one graph
+// node by node on real tensors and, after every node, compares the node's recorded fake value
+// with the real one (see DebugInterpreter.h).
+//
+// Commands come from a terminal (readline, with history), a --commands file or a pipe; the last
+// two are echoed after the prompt so the transcript reads like a session. Bad usage or input
+// *before* the session starts exits 2 with one stderr line; after that a bad command is one line
+// and the session goes on. Exit 1 when any run of the session saw a mismatch or a node that
+// failed to execute.
+#include <charconv>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "app/CliCommon.h"
+#include "app/LineReader.h"
+#include "app/Stepper.h"
+#include "engine/interp/ExampleInputs.h"
+
+namespace fathom::cli {
+namespace {
+
+constexpr const char* kPrompt = "(fathom) ";
+
+struct StepOptions {
+  std::string dump;
+  std::string graph;
+  std::string inputsFile;
+  std::string seed;  // parsed here, as in `run`: CLI11 would wrap "-1" into a huge unsigned value
+  std::string commandsFile;
+  bool strictStrides = false;
+};
+
+std::optional<uint64_t> parseSeed(const std::string& text, bool* ok) {
+  *ok = true;
+  if (text.empty()) return std::nullopt;
+  uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  *ok = ec == std::errc() && ptr == end;
+  return value;
+}
+
+int runStep(const StepOptions& opts) {
+  bool seedOk = true;
+  const auto seed = parseSeed(opts.seed, &seedOk);
+  if (!seedOk) return usageError("--seed: expected an integer from 0 to 2^64-1, got '" + opts.seed + "'");
+  int rc = kExitOk;
+  auto dump = loadDumpOrReport(opts.dump, &rc);
+  if (!dump) return rc;
+  auto graph = selectGraph(*dump, opts.graph, opts.dump);
+  if (!graph.ok()) return reportError(graph.error());
+  const NamedGraph& g = **graph;
+  std::optional<std::vector<ExampleInput>> fromFile;
+  if (!opts.inputsFile.empty()) {
+    auto loaded = loadInputsFile(opts.inputsFile);
+    if (!loaded.ok()) return reportError(loaded.error());
+    fromFile = std::move(*loaded);
+  }
+  auto inputs = chooseInputs(*dump, g.name, fromFile ? &*fromFile : nullptr);
+  if (!inputs.ok()) return reportError(inputs.error().within(fromFile ? opts.inputsFile : opts.dump));
+  auto reader = LineReader::open(opts.commandsFile);
+  if (!reader.ok()) return reportError(reader.error());
+
+  const size_t numInputs = inputs->size();
+  Stepper stepper(g, dump->shapeEnv.get(), std::move(*inputs), seed,
+                  CheckOptions{.strictStrides = opts.strictStrides, .graphName = g.name, .keepIntermediates = true});
+  if (auto s = stepper.restart(); !s.ok()) return reportError(s.error().within(opts.dump + ": graph '" + g.name + "'"));
+  std::cout << "stepping graph '" << g.name << "' of " << opts.dump << ": " << g.graph.size() << " nodes, " << numInputs
+            << " inputs; 'help' lists the commands\n";
+  std::cout << "before " << stepper.cursorLine() << "\n";
+  while (auto line = (*reader)->read(kPrompt))
+    if (!stepper.execute(*line)) break;
+  stepper.printEnd();
+  return stepper.problemSeen() ? kExitProblem : kExitOk;
+}
+
+}  // namespace
+
+Command addStepCommand(CLI::App& parent) {
+  auto opts = std::make_shared<StepOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "step", "Step through a graph node by node, comparing each node's recorded meta with its real value");
+  app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
+  app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
+  app->add_option("--inputs", opts->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
+  app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
+  app->add_flag("--strict-strides", opts->strictStrides, "Compare the strides of size-1 dimensions too");
+  app->add_option("--commands", opts->commandsFile, "Read commands from this file (one a line, echoed) instead of stdin");
+  app->footer(
+      "Commands: next [N] (n), continue (c), break NODE|OP (b), break, delete N (d), print NODE (p), where (w), "
+      "list (l), restart, quit (q), help. On a terminal with line editing and history; from --commands or a pipe "
+      "each command is echoed. Exit 0, or 1 if any mismatch (or a failing node) was seen.");
+  return {app, [opts] { return runStep(*opts); }};
+}
+
+}  // namespace fathom::cli

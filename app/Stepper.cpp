@@ -1,0 +1,375 @@
+#include "app/Stepper.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "app/CliCommon.h"
+#include "engine/graph/GraphPrinter.h"
+#include "engine/interp/ExampleInputs.h"
+#include "engine/symbolic/ShapeEnv.h"
+
+namespace fathom::cli {
+namespace {
+
+constexpr size_t kListContext = 5;  // `list` shows this many nodes either side of the cursor
+
+std::vector<std::string> splitWords(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::optional<int64_t> parsePositive(const std::string& text) {
+  int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || value <= 0) return std::nullopt;
+  return value;
+}
+
+// min, max, mean over the finite elements, and how many are NaN or infinite.
+std::string valueSummary(const Tensor& t) {
+  const int64_t n = t.numel();
+  if (n == 0) return "empty";
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  long long nan = 0, inf = 0, finite = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = t.atLinear(i);
+    if (std::isnan(x)) ++nan;
+    else if (std::isinf(x)) ++inf;
+    else lo = std::min(lo, x), hi = std::max(hi, x), sum += x, ++finite;
+  }
+  char text[160];
+  if (finite == 0) std::snprintf(text, sizeof text, "no finite element  nan %lld  inf %lld", nan, inf);
+  else std::snprintf(text, sizeof text, "min %.6g  max %.6g  mean %.6g  nan %lld  inf %lld", lo, hi,
+                     sum / static_cast<double>(finite), nan, inf);
+  return text;
+}
+
+void printRow(const std::string& field, const std::string& recorded, const std::string& real, bool bad) {
+  char line[64];
+  std::snprintf(line, sizeof line, "  %-20s", field.c_str());
+  std::string rec = recorded;
+  if (rec.size() < 34) rec.resize(34, ' ');
+  std::cout << line << rec << " " << real << (bad ? "   <- MISMATCH" : "") << "\n";
+}
+
+}  // namespace
+
+Status Stepper::restart() {
+  auto tensors = materializeInputs(inputs_, seed_);
+  FATHOM_TRY(tensors);
+  interp_ = std::make_unique<DebugInterpreter>(graph_.graph, check_);
+  failed_ = false;
+  return interp_->start(std::move(*tensors));
+}
+
+std::string Stepper::nodeLine(size_t index, bool aligned) const {
+  const Node& node = graph_.graph.nodes()[index];
+  std::string at = "[" + std::to_string(index) + "] ";
+  if (aligned) at.insert(0, std::to_string(graph_.graph.size() - 1).size() + 3 - at.size(), ' ');
+  if (node.kind == NodeKind::Call) return at + "%" + node.name + " = " + formatCall(graph_.graph, node);
+  if (node.kind == NodeKind::Placeholder) return at + "%" + node.name + " = placeholder";
+  return at + formatNode(graph_.graph, node);
+}
+
+std::string Stepper::offsetText(const SymInt& offset) const {
+  std::string text = interp_->describe(SymIntList{offset});  // "[s0] = [4]" or "[4]"
+  std::string out;
+  for (char c : text)
+    if (c != '[' && c != ']') out += c;
+  return out;
+}
+
+std::optional<NodeRef> Stepper::findNode(std::string name) const {
+  if (!name.empty() && name[0] == '%') name.erase(0, 1);
+  return graph_.graph.find(name);
+}
+
+const Breakpoint* Stepper::breakpointAt(size_t index) const {
+  const Node& node = graph_.graph.nodes()[index];
+  for (const auto& b : breakpoints_)
+    if (b.node == node.name || (!b.op.empty() && b.op == node.target)) return &b;
+  return nullptr;
+}
+
+bool Stepper::execute(const std::string& rawLine) {
+  std::string line = rawLine;
+  if (line.find_first_not_of(" \t") == std::string::npos) line = lastCommand_;  // Enter repeats
+  const Args words = splitWords(line);
+  if (words.empty() || words[0][0] == '#') return true;
+  lastCommand_ = line;
+  const std::string& cmd = words[0];
+  const Args args(words.begin() + 1, words.end());
+  auto noArgs = [&] {
+    if (args.empty()) return true;
+    std::cout << cmd << ": takes no arguments\n";
+    return false;
+  };
+  if (cmd == "next" || cmd == "n") next(args);
+  else if (cmd == "continue" || cmd == "c") { if (noArgs()) cont(); }
+  else if (cmd == "break" || cmd == "b") addBreak(args);
+  else if (cmd == "delete" || cmd == "d") deleteBreak(args);
+  else if (cmd == "print" || cmd == "p") print(args);
+  else if (cmd == "where" || cmd == "w") { if (noArgs()) where(); }
+  else if (cmd == "list" || cmd == "l") { if (noArgs()) list(); }
+  else if (cmd == "help" || cmd == "h") help();
+  else if (cmd == "quit" || cmd == "q") return false;
+  else if (cmd == "restart") {
+    if (!noArgs()) return true;
+    if (auto s = restart(); !s.ok()) {
+      std::cout << "error: " << s.error().str() << "\n";
+      failed_ = true;
+      return true;
+    }
+    std::cout << "restarted with the same inputs; before " << nodeLine(0) << "\n";
+  } else {
+    std::cout << "unknown command '" << cmd << "' (type 'help' for the commands)\n";
+  }
+  return true;
+}
+
+bool Stepper::canRun() const {
+  if (failed_) {
+    std::cout << "the last node failed to execute; 'restart' to run the graph again\n";
+    return false;
+  }
+  if (interp_->done()) {
+    std::cout << "the graph has finished; 'restart' to run it again\n";
+    return false;
+  }
+  return true;
+}
+
+std::optional<size_t> Stepper::stepOne(bool echo) {
+  const size_t index = interp_->cursor();
+  const size_t before = interp_->mismatches().size();
+  if (auto s = interp_->step(); !s.ok()) {
+    failed_ = true;
+    ++failures_;
+    std::cout << nodeLine(index) << "\n  error: " << s.error().str() << "\n";
+    return std::nullopt;
+  }
+  const auto& all = interp_->mismatches();
+  mismatchesSeen_ += all.size() - before;
+  if (echo || all.size() > before) {
+    std::cout << nodeLine(index) << "\n";
+    for (size_t i = before; i < all.size(); ++i) {
+      const Mismatch& m = all[i];
+      const char* kind = m.op == "placeholder" ? "input: the real input is not what the graph recorded"
+                         : m.origin              ? "origin: this op's meta or kernel"
+                                                 : "inherited: an input already mismatched";
+      std::cout << "  MISMATCH (" << kind << ") " << m.field << ": recorded " << m.expected << ", real " << m.actual << "\n";
+    }
+  }
+  return all.size() - before;
+}
+
+void Stepper::printFinished() const {
+  size_t origins = 0;
+  for (const auto& m : interp_->mismatches()) origins += m.origin ? 1 : 0;
+  std::cout << "graph '" << graph_.name << "' finished: " << graph_.graph.size() << " nodes run, "
+            << interp_->checkedNodes() << " checked, " << interp_->mismatches().size() << " mismatch"
+            << (interp_->mismatches().size() == 1 ? "" : "es") << " (" << origins << " origin)\n";
+}
+
+void Stepper::next(const Args& args) {
+  const auto count = args.empty() ? std::optional<int64_t>(1) : args.size() == 1 ? parsePositive(args[0]) : std::nullopt;
+  if (!count) {
+    std::cout << "next: expected a positive number of nodes, as in 'next 3'\n";
+    return;
+  }
+  if (!canRun()) return;
+  for (int64_t i = 0; i < *count && !interp_->done(); ++i)
+    if (!stepOne(true)) return;
+  if (interp_->done()) printFinished();
+}
+
+void Stepper::cont() {
+  if (!canRun()) return;
+  do {
+    auto found = stepOne(false);
+    if (!found) return;
+    if (*found > 0) {
+      std::cout << "stopped after a mismatch; 'print %" << graph_.graph.nodes()[interp_->cursor() - 1].name
+                << "' shows the node\n";
+      return;
+    }
+  } while (!interp_->done() && !breakpointAt(interp_->cursor()));
+  if (interp_->done()) {
+    printFinished();
+    return;
+  }
+  std::cout << "breakpoint " << breakpointAt(interp_->cursor())->id << ", before " << nodeLine(interp_->cursor()) << "\n";
+}
+
+void Stepper::addBreak(const Args& args) {
+  if (args.empty()) {
+    if (breakpoints_.empty()) std::cout << "no breakpoints\n";
+    for (const auto& b : breakpoints_)
+      std::cout << "  " << b.id << "  " << (b.op.empty() ? "node %" + b.node : "op " + b.op) << "\n";
+    return;
+  }
+  if (args.size() > 1) {
+    std::cout << "break: expected one node (%add_3) or op (aten.add.Tensor)\n";
+    return;
+  }
+  Breakpoint b;
+  if (auto ref = findNode(args[0])) {
+    b.node = graph_.graph.node(*ref).name;
+  } else {
+    size_t uses = 0;
+    for (const auto& n : graph_.graph.nodes()) uses += n.target == args[0] ? 1 : 0;
+    if (uses == 0) {
+      std::cout << "break: no node or op '" << args[0] << "' in graph '" << graph_.name << "' ('list' shows the nodes)\n";
+      return;
+    }
+    b.op = args[0];
+  }
+  for (const auto& other : breakpoints_)
+    if (other.node == b.node && other.op == b.op) {
+      std::cout << "breakpoint " << other.id << " already breaks there\n";
+      return;
+    }
+  b.id = nextBreakpointId_++;
+  std::cout << "breakpoint " << b.id << ": before " << (b.op.empty() ? "%" + b.node : "every " + b.op) << "\n";
+  breakpoints_.push_back(std::move(b));
+}
+
+void Stepper::deleteBreak(const Args& args) {
+  auto id = args.size() == 1 ? parsePositive(args[0]) : std::nullopt;
+  if (!id) {
+    std::cout << "delete: expected a breakpoint number ('break' lists them)\n";
+    return;
+  }
+  for (auto it = breakpoints_.begin(); it != breakpoints_.end(); ++it)
+    if (it->id == *id) {
+      breakpoints_.erase(it);
+      std::cout << "deleted breakpoint " << *id << "\n";
+      return;
+    }
+  std::cout << "delete: no breakpoint " << *id << " ('break' lists them)\n";
+}
+
+void Stepper::print(const Args& args) {
+  if (args.size() != 1) {
+    std::cout << "print: expected one node, as in 'print %add_3'\n";
+    return;
+  }
+  auto ref = findNode(args[0]);
+  if (!ref) {
+    std::cout << "print: no node '" << args[0] << "' in graph '" << graph_.name << "' ('list' shows the nodes)\n";
+    return;
+  }
+  const size_t index = static_cast<size_t>(ref->index);
+  const Node& node = graph_.graph.node(*ref);
+  if (index >= interp_->cursor()) {
+    std::cout << "print: %" << node.name << " has not run yet; 'next' or 'continue' to run it\n";
+    return;
+  }
+  std::cout << nodeLine(index) << "\n";
+  if (node.kind == NodeKind::Output) {
+    for (size_t i = 0; i < interp_->outputs().size(); ++i) {
+      std::cout << "  output " << i << ":\n";
+      printTable(node, Value{}, interp_->outputs()[i], "");
+    }
+    return;
+  }
+  printRow("", "recorded", "real", false);
+  printTable(node, node.val, interp_->value(*ref), "");
+  if (node.val.isNone()) std::cout << "  not checked: no recorded meta\n";
+  else std::cout << (interp_->matched(*ref) ? "  matches its recorded meta\n" : "  MISMATCH (see the rows marked)\n");
+}
+
+// One row per field; a row is marked when the interpreter reported a mismatch for it.
+void Stepper::printTable(const Node& node, const Value& recorded, const Value& real, const std::string& label) const {
+  auto bad = [&](const std::string& field) {
+    for (const auto& m : interp_->mismatches())
+      if (m.node == node.name && m.field == label + field) return true;
+    return false;
+  };
+  if (auto* list = real.tryAs<ValueList>()) {
+    auto* recList = recorded.tryAs<ValueList>();
+    for (size_t i = 0; i < list->size(); ++i)
+      printTable(node, recList && i < recList->size() ? (*recList)[i] : Value{}, (*list)[i], label + "[" + std::to_string(i) + "] ");
+    return;
+  }
+  auto* t = real.tryAs<Tensor>();
+  if (!t || !t->defined()) {
+    const std::string rec = recorded.isInt() ? offsetText(recorded.as<SymInt>()) : recorded.isNone() ? "-" : recorded.kindName();
+    printRow(label + "value", rec, formatValue(real), bad("value") || bad("kind"));
+    return;
+  }
+  const TensorMeta* m = recorded.tryAs<TensorMeta>();
+  printRow(label + "dtype", m ? std::string(dtypeName(m->dtype)) : "-", std::string(dtypeName(t->dtype())), bad("dtype"));
+  printRow(label + "sizes", m ? interp_->describe(m->sizes) : "-", intListText(t->sizes()), bad("sizes"));
+  printRow(label + "strides", m ? interp_->describe(m->strides) : "-", intListText(t->strides()), bad("strides"));
+  printRow(label + "storage offset", m ? offsetText(m->storageOffset) : "-", std::to_string(t->storageOffset()),
+           bad("storage_offset"));
+  if (bad("alias")) printRow(label + "alias", "(see the mismatch)", "", true);
+  printRow(label + "values", "", valueSummary(*t), bad("values"));
+}
+
+void Stepper::where() const {
+  const auto& nodes = graph_.graph.nodes();
+  const bool done = interp_->done();
+  const size_t index = done ? nodes.size() - 1 : interp_->cursor();
+  const Node& node = nodes[index];
+  std::cout << (done ? "finished; last node run: " : "before ") << nodeLine(index) << "\n";
+  auto orUnknown = [](const std::string& s) { return s.empty() ? std::string("(unknown)") : s; };
+  std::cout << "  source  " << orUnknown(node.provenance.source) << "\n  module  " << orUnknown(node.provenance.module)
+            << "\n  stage   " << orUnknown(node.stage) << "\n";
+  if (!env_ || env_->symbols().empty()) {
+    std::cout << "  symbols: none (a static trace)\n";
+    return;
+  }
+  std::cout << "  symbols:";
+  for (size_t i = 0; i < env_->symbols().size(); ++i) {
+    const auto symbol = static_cast<int32_t>(i);
+    std::cout << (i ? ", " : " ") << env_->symbols()[i].name;
+    if (auto v = interp_->symbolValue(symbol)) std::cout << " = " << *v;
+    else if (auto r = env_->replacements().find(symbol); r != env_->replacements().end())
+      std::cout << " -> " << r->second.str() << " (replaced when traced)";
+    else std::cout << " unbound (no input read so far binds it)";
+  }
+  std::cout << "\n";
+}
+
+void Stepper::list() const {
+  const size_t cursor = interp_->cursor(), size = graph_.graph.size();
+  const size_t from = cursor > kListContext ? cursor - kListContext : 0;
+  const size_t to = std::min(size, cursor + kListContext + 1);
+  for (size_t i = from; i < to; ++i) {
+    const bool ran = i < cursor;
+    const char* status = ran && !interp_->matched(NodeRef{static_cast<int32_t>(i)}) ? "!" : " ";
+    std::cout << (i == cursor ? "=>" : "  ") << (breakpointAt(i) ? "B" : " ") << status << " " << nodeLine(i, true) << "\n";
+  }
+  if (cursor >= size) std::cout << "=>   (end of graph)\n";
+}
+
+void Stepper::help() {
+  std::cout << "commands:\n"
+               "  next [N]       (n)  run N nodes (default 1), printing each and its mismatches\n"
+               "  continue       (c)  run until a breakpoint, a mismatch or the end\n"
+               "  break NODE|OP  (b)  break before a node (%add_3 or add_3) or any node of an op (aten.add.Tensor)\n"
+               "  break               list the breakpoints\n"
+               "  delete N       (d)  delete breakpoint N\n"
+               "  print NODE     (p)  recorded vs real layout of a node already run, and a summary of its values\n"
+               "  where          (w)  the next node's source line, module path and stage; the symbol binding\n"
+               "  list           (l)  the nodes around the cursor (=> cursor, B breakpoint, ! mismatch)\n"
+               "  restart             run again from the start with the same inputs (breakpoints kept)\n"
+               "  quit           (q)  end the session (exit 1 if any mismatch was seen)\n"
+               "  help           (h)  this list; an empty line repeats the last command\n";
+}
+
+void Stepper::printEnd() const {
+  std::cout << "end of session: " << mismatchesSeen_ << " mismatch" << (mismatchesSeen_ == 1 ? "" : "es") << " seen";
+  if (failures_) std::cout << ", " << failures_ << " node" << (failures_ == 1 ? "" : "s") << " failed to execute";
+  std::cout << "\n";
+}
+
+}  // namespace fathom::cli
