@@ -24,7 +24,7 @@ namespace fathom::cli {
 namespace {
 
 struct CheckCliOptions {
-  std::string dump, graph, inputsFile, sizes;
+  std::string dump, graph, inputsFile, sizes, memoryLimit;
   bool all = false, strictStrides = false, values = false, json = false;
 };
 
@@ -121,6 +121,7 @@ int report(const std::vector<aot::GraphCheck>& checks, const CheckCliOptions& o)
 
 int runCheck(const CheckCliOptions& o) {
   if (o.all && !o.graph.empty()) return usageError("check: --graph and --all exclude each other");
+  if (int limited = applyMemoryLimit(o.memoryLimit); limited != kExitOk) return limited;
   int rc = kExitOk;
   auto dump = loadDumpOrReport(o.dump, &rc);
   if (!dump) return rc;
@@ -152,7 +153,9 @@ int runCheck(const CheckCliOptions& o) {
       specs = std::move(*r);
     }
     if (auto guarded = checkGuards(*dump, *dump->graph(name), *specs); !guarded.ok()) return guarded.error().within(o.dump);
-    return materializeInputs(*specs);
+    auto values = materializeInputs(*specs);
+    if (!values.ok()) return values.error().within(o.dump + ": graph '" + name + "'");
+    return values;
   };
   std::vector<aot::GraphCheck> checks;
   if (dump->partition && o.graph.empty()) {
@@ -198,6 +201,7 @@ Command addCheckCommand(CLI::App& parent) {
   app->add_flag("--all", o->all, "Check every graph of the dump");
   app->add_option("--inputs", o->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
   app->add_option("--sizes", o->sizes, "Bind the dump's symbols to these sizes, e.g. s0=8,s1=64 (inputs are resized)");
+  app->add_option("--memory-limit", o->memoryLimit, "Refuse to hold more tensor memory than this (e.g. 512M, 8G; default 8G)");
   app->add_flag("--strict-strides", o->strictStrides, "Compare the strides of size-1 dimensions too");
   app->add_flag("--values", o->values, "Also check values: NaN/Inf, and each node against its kernel rerun in float64");
   app->add_flag("--json", o->json, "Print JSON: {checked, mismatches: [{graph, node, op, field, expected, actual, origin, "

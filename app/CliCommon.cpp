@@ -1,6 +1,8 @@
 // Shared helpers of the `fathom` subcommands: error lines, exit codes, JSON output.
 #include "app/CliCommon.h"
 
+#include "engine/tensor/Storage.h"
+
 #include <iostream>
 
 namespace fathom::cli {
@@ -118,6 +120,38 @@ std::string intListText(const IntList& list) {
   std::string out = "[";
   for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + std::to_string(list[i]);
   return out + "]";
+}
+
+// "1048576", "512K", "64M", "8G", "1T" (binary multiples; "MiB", "MB" and "m" read the same).
+std::optional<uint64_t> parseBytes(const std::string& text) {
+  size_t i = 0;
+  uint64_t value = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, text[i] - '0', &value))
+      return std::nullopt;
+    ++i;
+  }
+  if (i == 0) return std::nullopt;
+  std::string suffix;
+  for (; i < text.size(); ++i) suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+  int shift = 0;
+  if (!suffix.empty() && suffix != "B") {
+    const std::string units = "KMGT";
+    const size_t u = units.find(suffix[0]);
+    const std::string rest = suffix.substr(1);
+    if (u == std::string::npos || !(rest.empty() || rest == "B" || rest == "IB")) return std::nullopt;
+    shift = 10 * static_cast<int>(u + 1);
+  }
+  if (shift && value > (UINT64_MAX >> shift)) return std::nullopt;
+  return value << shift;
+}
+
+int applyMemoryLimit(const std::string& text) {
+  if (text.empty()) return kExitOk;
+  auto limit = parseBytes(text);
+  if (!limit) return usageError("--memory-limit: expected a byte count like 1048576, 512M or 8G, got '" + text + "'");
+  setMemoryLimit(*limit);
+  return kExitOk;
 }
 
 }  // namespace fathom::cli

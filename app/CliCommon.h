@@ -46,6 +46,11 @@ void printErrorLine(std::string_view message);
 // memory-limit refusal) -> 2.
 int reportError(const Error& error);
 int usageError(std::string_view message);  // prints, returns 2
+// "1048576", "512K", "64M", "8G", "1T" (binary multiples; "MiB", "MB" and "m" read the same).
+std::optional<uint64_t> parseBytes(const std::string& text);
+// Sets the tensor memory limit from a --memory-limit value (nothing when empty); returns 2 with
+// a message for a bad value, else 0.
+int applyMemoryLimit(const std::string& text);
 
 // Pretty-printed JSON on stdout; invalid UTF-8 in strings is replaced, never thrown on.
 void printJson(const Json& j);

@@ -40,30 +40,6 @@ struct RunOptions {
   bool json = false;
 };
 
-// "1048576", "512K", "64M", "8G", "1T" (binary multiples; "MiB", "MB" and "m" read the same).
-std::optional<uint64_t> parseBytes(const std::string& text) {
-  size_t i = 0;
-  uint64_t value = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-    if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, text[i] - '0', &value))
-      return std::nullopt;
-    ++i;
-  }
-  if (i == 0) return std::nullopt;
-  std::string suffix;
-  for (; i < text.size(); ++i) suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
-  int shift = 0;
-  if (!suffix.empty() && suffix != "B") {
-    const std::string units = "KMGT";
-    const size_t u = units.find(suffix[0]);
-    const std::string rest = suffix.substr(1);
-    if (u == std::string::npos || !(rest.empty() || rest == "B" || rest == "IB")) return std::nullopt;
-    shift = 10 * static_cast<int>(u + 1);
-  }
-  if (shift && value > (UINT64_MAX >> shift)) return std::nullopt;
-  return value << shift;
-}
-
 struct Checksum {
   double sum = 0, absmax = 0;
 };
@@ -197,11 +173,7 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
 }
 
 int runGraph(const RunOptions& opts) {
-  if (!opts.memoryLimit.empty()) {
-    auto limit = parseBytes(opts.memoryLimit);
-    if (!limit) return usageError("--memory-limit: expected a byte count like 1048576, 512M or 8G, got '" + opts.memoryLimit + "'");
-    setMemoryLimit(*limit);
-  }
+  if (int rc = applyMemoryLimit(opts.memoryLimit); rc != kExitOk) return rc;
   std::optional<uint64_t> seed;
   if (!opts.seed.empty()) {
     uint64_t value = 0;
