@@ -1,6 +1,10 @@
 // Shared helpers of the `fathom` subcommands: error lines, exit codes, JSON output.
 #include "app/CliCommon.h"
 
+#include "engine/interp/ExampleInputs.h"
+
+#include <charconv>
+
 #include "engine/tensor/Storage.h"
 
 #include <iostream>
@@ -152,6 +156,30 @@ int applyMemoryLimit(const std::string& text) {
   if (!limit) return usageError("--memory-limit: expected a byte count like 1048576, 512M or 8G, got '" + text + "'");
   setMemoryLimit(*limit);
   return kExitOk;
+}
+
+bool parseSeed(const std::string& text, std::optional<uint64_t>* seed) {
+  *seed = std::nullopt;
+  if (text.empty()) return true;
+  uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) return false;
+  *seed = value;
+  return true;
+}
+
+Result<std::vector<ExampleInput>> graphInputs(const Dump& dump, const std::string& graphName,
+                                              const std::string& inputsFile, const std::string& dumpPath) {
+  std::optional<std::vector<ExampleInput>> fromFile;
+  if (!inputsFile.empty()) {
+    auto loaded = loadInputsFile(inputsFile);
+    FATHOM_TRY(loaded);
+    fromFile = std::move(*loaded);
+  }
+  auto inputs = chooseInputs(dump, graphName, fromFile ? &*fromFile : nullptr);
+  if (!inputs.ok()) return inputs.error().within(fromFile ? inputsFile : dumpPath);
+  return inputs;
 }
 
 }  // namespace fathom::cli

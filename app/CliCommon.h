@@ -48,6 +48,12 @@ int reportError(const Error& error);
 int usageError(std::string_view message);  // prints, returns 2
 // "1048576", "512K", "64M", "8G", "1T" (binary multiples; "MiB", "MB" and "m" read the same).
 std::optional<uint64_t> parseBytes(const std::string& text);
+// --seed's value: nothing when empty, else an integer from 0 to 2^64-1 (false: not one).
+bool parseSeed(const std::string& text, std::optional<uint64_t>* seed);
+// The example inputs to run `graphName` with: the --inputs file when given (checked against the
+// graph's placeholders), else the dump's. Errors name the file they are about.
+Result<std::vector<ExampleInput>> graphInputs(const Dump& dump, const std::string& graphName,
+                                              const std::string& inputsFile, const std::string& dumpPath);
 // Sets the tensor memory limit from a --memory-limit value (nothing when empty); returns 2 with
 // a message for a bad value, else 0.
 int applyMemoryLimit(const std::string& text);

@@ -175,13 +175,7 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
 int runGraph(const RunOptions& opts) {
   if (int rc = applyMemoryLimit(opts.memoryLimit); rc != kExitOk) return rc;
   std::optional<uint64_t> seed;
-  if (!opts.seed.empty()) {
-    uint64_t value = 0;
-    const char* end = opts.seed.data() + opts.seed.size();
-    auto [ptr, ec] = std::from_chars(opts.seed.data(), end, value);
-    if (ec != std::errc() || ptr != end) return usageError("--seed: expected an integer from 0 to 2^64-1, got '" + opts.seed + "'");
-    seed = value;
-  }
+  if (!parseSeed(opts.seed, &seed)) return usageError("--seed: expected an integer from 0 to 2^64-1, got '" + opts.seed + "'");
   int rc = kExitOk;
   auto dump = loadDumpOrReport(opts.dump, &rc);
   if (!dump) return rc;
@@ -195,14 +189,8 @@ int runGraph(const RunOptions& opts) {
   const NamedGraph& g = **graph;
   const std::string where = opts.dump + ": graph '" + g.name + "'";
 
-  std::optional<std::vector<ExampleInput>> fromFile;
-  if (!opts.inputsFile.empty()) {
-    auto loaded = loadInputsFile(opts.inputsFile);
-    if (!loaded.ok()) return reportError(loaded.error());
-    fromFile = std::move(*loaded);
-  }
-  auto inputs = chooseInputs(*dump, g.name, fromFile ? &*fromFile : nullptr);
-  if (!inputs.ok()) return reportError(inputs.error().within(fromFile ? opts.inputsFile : opts.dump));
+  auto inputs = graphInputs(*dump, g.name, opts.inputsFile, opts.dump);
+  if (!inputs.ok()) return reportError(inputs.error());
   auto tensors = materializeInputs(*inputs, seed);
   if (!tensors.ok()) return reportError(tensors.error().within(where));
 

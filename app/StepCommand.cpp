@@ -32,34 +32,17 @@ struct StepOptions {
   bool strictStrides = false;
 };
 
-std::optional<uint64_t> parseSeed(const std::string& text, bool* ok) {
-  *ok = true;
-  if (text.empty()) return std::nullopt;
-  uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  *ok = ec == std::errc() && ptr == end;
-  return value;
-}
-
 int runStep(const StepOptions& opts) {
-  bool seedOk = true;
-  const auto seed = parseSeed(opts.seed, &seedOk);
-  if (!seedOk) return usageError("--seed: expected an integer from 0 to 2^64-1, got '" + opts.seed + "'");
+  std::optional<uint64_t> seed;
+  if (!parseSeed(opts.seed, &seed)) return usageError("--seed: expected an integer from 0 to 2^64-1, got '" + opts.seed + "'");
   int rc = kExitOk;
   auto dump = loadDumpOrReport(opts.dump, &rc);
   if (!dump) return rc;
   auto graph = selectGraph(*dump, opts.graph, opts.dump);
   if (!graph.ok()) return reportError(graph.error());
   const NamedGraph& g = **graph;
-  std::optional<std::vector<ExampleInput>> fromFile;
-  if (!opts.inputsFile.empty()) {
-    auto loaded = loadInputsFile(opts.inputsFile);
-    if (!loaded.ok()) return reportError(loaded.error());
-    fromFile = std::move(*loaded);
-  }
-  auto inputs = chooseInputs(*dump, g.name, fromFile ? &*fromFile : nullptr);
-  if (!inputs.ok()) return reportError(inputs.error().within(fromFile ? opts.inputsFile : opts.dump));
+  auto inputs = graphInputs(*dump, g.name, opts.inputsFile, opts.dump);
+  if (!inputs.ok()) return reportError(inputs.error());
   auto reader = LineReader::open(opts.commandsFile);
   if (!reader.ok()) return reportError(reader.error());
 
