@@ -14,15 +14,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// A symbolic size is written as its canonical expression; one that replacements made constant
-// ("s1 -> 128") as the integer it now is.
-json symIntJson(const SymInt& s) {
-  if (!s.isSymbolic()) return s.hint();
-  if (!sym::shapeEnvOf(s)) return s.str();  // a symbol from outside any ShapeEnv (tests)
-  const sym::Expr e = sym::exprOf(s);
-  if (auto c = e.constant()) return *c;
-  return e.str();
-}
+using dumpread::symIntJson;
 
 json symIntListJson(const SymIntList& l) {
   json out = json::array();

@@ -1,5 +1,7 @@
 #include "engine/dump/PartitionJson.h"
 
+#include "engine/dump/ShapeEnvJson.h"
+
 #include <set>
 
 namespace fathom::dumpread {
@@ -7,10 +9,7 @@ namespace {
 
 json sizesJson(const SymIntList& sizes) {
   json a = json::array();
-  for (const auto& s : sizes) {
-    if (s.isSymbolic()) a.push_back(s.str());
-    else a.push_back(s.hint());
-  }
+  for (const auto& s : sizes) a.push_back(symIntJson(s));
   return a;
 }
 
@@ -19,7 +18,7 @@ json savedJson(const SavedValueInfo& s) {
   j["name"] = s.name;
   j["kind"] = s.isSymInt ? "symint" : "tensor";
   if (s.isSymInt) {
-    j["value"] = s.value.isSymbolic() ? json(s.value.str()) : json(s.value.hint());
+    j["value"] = symIntJson(s.value);
   } else {
     j["dtype"] = std::string(dtypeName(s.meta.dtype));
     j["sizes"] = sizesJson(s.meta.sizes);

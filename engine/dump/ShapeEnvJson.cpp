@@ -253,4 +253,12 @@ SymInt readSymbolicInt(const std::string& text, const Ptr& ptr, const char* what
   }
 }
 
+nlohmann::ordered_json symIntJson(const SymInt& s) {
+  if (!s.isSymbolic()) return s.hint();
+  if (!sym::shapeEnvOf(s)) return s.str();  // a symbol from outside any ShapeEnv (tests)
+  const sym::Expr e = sym::exprOf(s);
+  if (auto c = e.constant()) return *c;
+  return e.str();
+}
+
 }  // namespace fathom::dumpread

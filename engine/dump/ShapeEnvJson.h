@@ -30,6 +30,10 @@ class ShapeEnvScope {
   sym::ShapeEnv* previous_;
 };
 
+// How a dump writes a SymInt: an integer, or its canonical expression ("s0*128"); one that
+// replacements made constant ("s1 -> 128") as the integer it now is.
+nlohmann::ordered_json symIntJson(const SymInt& s);
+
 // A symbolic integer written as text ("s0*128"), parsed against the current scope's env.
 SymInt readSymbolicInt(const std::string& text, const Ptr& ptr, const char* what);
 

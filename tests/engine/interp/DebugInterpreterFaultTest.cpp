@@ -175,7 +175,9 @@ TEST(DebugInterpreterFaults, StridesOfSizeOneDimsOnlyWithStrictStrides) {
   g.mutableNodes()[1].val.as<TensorMeta>().strides[1] = 7;  // a size-1 dim's stride: insignificant
   EXPECT_TRUE(check(g).all.empty());
   auto inputs = materializeInputs({ExampleInput{"x", fakeTensor(DType::Float32, {3, 1}), 1, {}, {}}});
-  DebugInterpreter strict(g, {.strictStrides = true});
+  CheckOptions strictOptions;
+  strictOptions.strictStrides = true;
+  DebugInterpreter strict(g, strictOptions);
   ASSERT_TRUE(strict.run(*inputs).ok());
   ASSERT_EQ(strict.mismatches().size(), 1u);
   EXPECT_EQ(strict.mismatches()[0].field, "strides");
@@ -189,7 +191,9 @@ TEST(DebugInterpreterValues, NanIsReportedWithValueChecks) {
   Graph g = finished(b);
   auto inputs = materializeInputs({ExampleInput{"x", fakeTensor(DType::Float32, {2}), std::nullopt, {}, {-1.0, 2.0}}});
   ASSERT_TRUE(inputs.ok());
-  DebugInterpreter d(g, {.checkValues = true});
+  CheckOptions withValues;
+  withValues.checkValues = true;
+  DebugInterpreter d(g, withValues);
   ASSERT_TRUE(d.run(*inputs).ok());
   ASSERT_EQ(d.mismatches().size(), 1u);
   EXPECT_EQ(d.mismatches()[0].field, "values");
