@@ -75,11 +75,6 @@ Status checkGuards(const Dump& dump, const Graph& g, const std::vector<ExampleIn
                       (failures.size() > 1 ? "; " + std::to_string(failures.size() - 1) + " more fail" : ""));
 }
 
-Json mismatchJson(const Mismatch& m) {
-  return {{"graph", m.graph}, {"node", m.node}, {"op", m.op}, {"field", m.field}, {"expected", m.expected},
-          {"actual", m.actual}, {"origin", m.origin}, {"source", m.source}, {"module", m.module}};
-}
-
 int report(const std::vector<aot::GraphCheck>& checks, const CheckCliOptions& o) {
   size_t checked = 0, mismatches = 0, origins = 0;
   for (const auto& c : checks) {
@@ -100,13 +95,7 @@ int report(const std::vector<aot::GraphCheck>& checks, const CheckCliOptions& o)
     for (const auto& c : checks) {
       std::cout << "graph '" << c.graph << "': " << c.checked << " nodes checked, " << c.mismatches.size() << " mismatch"
                 << (c.mismatches.size() == 1 ? "" : "es") << "\n";
-      for (const auto& m : c.mismatches) {
-        std::cout << "  " << (m.origin ? "ORIGIN    " : "inherited ") << "%" << m.node << " = " << m.op << "  " << m.field
-                  << ": recorded " << m.expected << ", real " << m.actual;
-        if (!m.source.empty()) std::cout << "  at " << m.source;
-        if (!m.module.empty()) std::cout << "  in " << m.module;
-        std::cout << "\n";
-      }
+      for (const auto& m : c.mismatches) std::cout << "  " << mismatchLine(m) << "\n";
       if (!c.skipped.empty()) {
         std::cout << "  skipped " << c.skipped.size() << " node" << (c.skipped.size() == 1 ? "" : "s") << ": " << c.skipped.front();
         if (c.skipped.size() > 1) std::cout << ", ...";
@@ -132,19 +121,13 @@ int runCheck(const CheckCliOptions& o) {
     if (!b.ok()) return reportError(b.error());
     binding = std::move(*b);
   }
-  std::optional<std::vector<ExampleInput>> fromFile;
-  if (!o.inputsFile.empty()) {
-    auto loaded = loadInputsFile(o.inputsFile);
-    if (!loaded.ok()) return reportError(loaded.error());
-    fromFile = std::move(*loaded);
-  }
   CheckOptions co;
   co.strictStrides = o.strictStrides;
   co.checkValues = o.values;
   // The inputs of `name`, guarded and materialized.
   auto inputsOf = [&](const std::string& name, bool useFile) -> Result<ValueList> {
-    auto specs = chooseInputs(*dump, name, useFile && fromFile ? &*fromFile : nullptr);
-    if (!specs.ok()) return specs.error().within(useFile && fromFile ? o.inputsFile : o.dump);
+    auto specs = graphInputs(*dump, name, useFile ? o.inputsFile : std::string(), o.dump);
+    FATHOM_TRY(specs);
     if (binding) {
       for (const auto& [symbol, v] : *binding)
         if (!dump->shapeEnv->symbolIndex(symbol)) return invalidInput("--sizes: the dump has no symbol " + symbol, o.dump);

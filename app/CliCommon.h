@@ -15,6 +15,7 @@
 
 #include "engine/core/Result.h"
 #include "engine/dump/Dump.h"
+#include "engine/interp/DebugInterpreter.h"
 
 namespace fathom::cli {
 
@@ -70,6 +71,10 @@ Result<const NamedGraph*> selectGraph(const Dump& dump, const std::string& name,
 
 // JSON for layouts: sizes/strides as integers (a symbolic one as its expression string).
 Json symIntListJson(const SymIntList& list);
+// A debug-interpreter mismatch as JSON ({graph, node, op, field, expected, actual, origin,
+// source, module}) and as one text line ("ORIGIN    %add = aten.add.Tensor  strides: ...").
+Json mismatchJson(const Mismatch& m);
+std::string mismatchLine(const Mismatch& m);
 Json tensorMetaJson(const TensorMeta& meta);  // {"dtype", "sizes", "strides", "offset"}
 // "[2, 3]"
 std::string intListText(const SymIntList& list);

@@ -144,8 +144,7 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
       Json found = Json::array();
       for (const auto& g : checks)
         for (const auto& m : g.mismatches)
-          found.push_back({{"graph", m.graph}, {"node", m.node}, {"op", m.op}, {"field", m.field}, {"expected", m.expected},
-                           {"actual", m.actual}, {"origin", m.origin}, {"source", m.source}});
+          found.push_back(mismatchJson(m));
       j["check"] = {{"graphs", checks.size()}, {"mismatches", std::move(found)}};
     }
     printJson(j);
@@ -164,9 +163,7 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
     std::cout << (bad ? std::to_string(bad) + " values differ from eager autograd\n" : "matches eager autograd\n");
     for (const auto& g : checks) {
       std::cout << "check '" << g.graph << "': " << g.checked << " nodes, " << g.mismatches.size() << " mismatches\n";
-      for (const auto& m : g.mismatches)
-        std::cout << "  " << (m.origin ? "ORIGIN    " : "inherited ") << "%" << m.node << " = " << m.op << "  " << m.field
-                  << ": recorded " << m.expected << ", real " << m.actual << (m.source.empty() ? "" : "  at " + m.source) << "\n";
+      for (const auto& m : g.mismatches) std::cout << "  " << mismatchLine(m) << "\n";
     }
   }
   return bad || mismatches ? kExitProblem : kExitOk;

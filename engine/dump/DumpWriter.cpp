@@ -15,12 +15,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 using dumpread::symIntJson;
-
-json symIntListJson(const SymIntList& l) {
-  json out = json::array();
-  for (const auto& s : l) out.push_back(symIntJson(s));
-  return out;
-}
+using dumpread::symIntListJson;
 
 json tensorMetaJson(const TensorMeta& m) {
   json j = json::object();

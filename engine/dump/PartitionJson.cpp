@@ -7,12 +7,6 @@
 namespace fathom::dumpread {
 namespace {
 
-json sizesJson(const SymIntList& sizes) {
-  json a = json::array();
-  for (const auto& s : sizes) a.push_back(symIntJson(s));
-  return a;
-}
-
 json savedJson(const SavedValueInfo& s) {
   json j = json::object();
   j["name"] = s.name;
@@ -21,7 +15,7 @@ json savedJson(const SavedValueInfo& s) {
     j["value"] = symIntJson(s.value);
   } else {
     j["dtype"] = std::string(dtypeName(s.meta.dtype));
-    j["sizes"] = sizesJson(s.meta.sizes);
+    j["sizes"] = symIntListJson(s.meta.sizes);
   }
   j["bytes"] = s.bytes;
   return j;

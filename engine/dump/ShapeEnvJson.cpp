@@ -261,4 +261,10 @@ nlohmann::ordered_json symIntJson(const SymInt& s) {
   return e.str();
 }
 
+nlohmann::ordered_json symIntListJson(const SymIntList& l) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& s : l) out.push_back(symIntJson(s));
+  return out;
+}
+
 }  // namespace fathom::dumpread

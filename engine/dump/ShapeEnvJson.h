@@ -33,6 +33,7 @@ class ShapeEnvScope {
 // How a dump writes a SymInt: an integer, or its canonical expression ("s0*128"); one that
 // replacements made constant ("s1 -> 128") as the integer it now is.
 nlohmann::ordered_json symIntJson(const SymInt& s);
+nlohmann::ordered_json symIntListJson(const SymIntList& l);
 
 // A symbolic integer written as text ("s0*128"), parsed against the current scope's env.
 SymInt readSymbolicInt(const std::string& text, const Ptr& ptr, const char* what);
