@@ -25,6 +25,7 @@ namespace {
 
 struct CheckCliOptions {
   std::string dump, graph, inputsFile, sizes, memoryLimit;
+  bool keepUnknownOps = false;
   bool all = false, strictStrides = false, values = false, json = false;
 };
 
@@ -112,7 +113,7 @@ int runCheck(const CheckCliOptions& o) {
   if (o.all && !o.graph.empty()) return usageError("check: --graph and --all exclude each other");
   if (int limited = applyMemoryLimit(o.memoryLimit); limited != kExitOk) return limited;
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(o.dump, &rc);
+  auto dump = loadDumpOrReport(o.dump, &rc, o.keepUnknownOps);
   if (!dump) return rc;
   std::optional<std::map<std::string, int64_t>> binding;
   if (!o.sizes.empty()) {
@@ -120,6 +121,9 @@ int runCheck(const CheckCliOptions& o) {
     auto b = parseSizes(o.sizes);
     if (!b.ok()) return reportError(b.error());
     binding = std::move(*b);
+    // Symbols not named keep the size they were traced at.
+    const auto& symbols = dump->shapeEnv->symbols();
+    for (size_t i = 0; i < symbols.size(); ++i) binding->emplace(sym::symbolName(static_cast<int32_t>(i)), symbols[i].hint);
   }
   CheckOptions co;
   co.strictStrides = o.strictStrides;
@@ -180,10 +184,11 @@ Command addCheckCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "check", "Run graphs under the debug interpreter: every node's recorded meta against the real result");
   app->add_option("DUMP", o->dump, "The dump file (*.fathom.json)")->required();
+  addKeepUnknownOpsFlag(app, &o->keepUnknownOps);
   app->add_option("--graph", o->graph, "Check this graph only (default: the first; an AOT dump's whole training step)");
   app->add_flag("--all", o->all, "Check every graph of the dump");
   app->add_option("--inputs", o->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
-  app->add_option("--sizes", o->sizes, "Bind the dump's symbols to these sizes, e.g. s0=8,s1=64 (inputs are resized)");
+  app->add_option("--sizes", o->sizes, "Bind the dump's symbols to these sizes, e.g. s0=8,s1=64 (inputs are resized; symbols not named keep their traced sizes)");
   app->add_option("--memory-limit", o->memoryLimit, "Refuse to hold more tensor memory than this (e.g. 512M, 8G; default 8G)");
   app->add_flag("--strict-strides", o->strictStrides, "Compare the strides of size-1 dimensions too");
   app->add_flag("--values", o->values, "Also check values: NaN/Inf, and each node against its kernel rerun in float64");

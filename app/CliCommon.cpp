@@ -75,13 +75,21 @@ void printJson(const Json& j) {
   std::cout << out << '\n';
 }
 
-std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode) {
-  auto dump = loadDump(path);
+std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode, bool keepUnknownOps) {
+  DumpReadOptions options;
+  options.keepUnknownOps = keepUnknownOps;
+  auto dump = loadDump(path, options);
   if (!dump.ok()) {
     *exitCode = reportError(dump.error());
     return std::nullopt;
   }
   return std::move(*dump);
+}
+
+void addKeepUnknownOpsFlag(CLI::App* app, bool* flag) {
+  app->add_flag("--keep-unknown-ops", *flag,
+                "Load ops this build does not know (a newer torch, custom ops) as opaque nodes: they run as zero tensors "
+                "with their recorded meta, so the rest of the graph still runs and checks");
 }
 
 Result<const NamedGraph*> selectGraph(const Dump& dump, const std::string& name, const std::string& path) {

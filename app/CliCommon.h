@@ -64,7 +64,10 @@ void printJson(const Json& j);
 
 // Loads a dump; on failure prints the error (naming the file and JSON pointer) and returns
 // nullopt, with the exit code in *exitCode.
-std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode);
+// With keepUnknownOps, ops this build does not know load as opaque nodes.
+std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode, bool keepUnknownOps = false);
+// The --keep-unknown-ops flag, the same on every command that loads a dump.
+void addKeepUnknownOpsFlag(CLI::App* app, bool* flag);
 // The graph called `name` (the first graph when name is empty), or an error listing the
 // graphs the dump has.
 Result<const NamedGraph*> selectGraph(const Dump& dump, const std::string& name, const std::string& path);

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "app/CliCommon.h"
 
@@ -14,12 +15,14 @@ namespace {
 
 struct InfoOptions {
   std::string dump;
+  bool keepUnknownOps = false;
   bool json = false;
 };
 
 struct GraphSummary {
   size_t placeholders = 0, calls = 0, outputs = 0;
   std::map<std::string, int64_t> ops;  // sorted by op name
+  std::vector<std::string> opaque;     // nodes whose op this build does not know (--keep-unknown-ops)
 };
 
 GraphSummary summarize(const Graph& g) {
@@ -27,7 +30,11 @@ GraphSummary summarize(const Graph& g) {
   for (const auto& n : g.nodes()) {
     switch (n.kind) {
       case NodeKind::Placeholder: ++s.placeholders; break;
-      case NodeKind::Call: ++s.calls; ++s.ops[n.target]; break;
+      case NodeKind::Call:
+        ++s.calls;
+        ++s.ops[n.target];
+        if (n.opaque) s.opaque.push_back(n.name);
+        break;
       case NodeKind::Output: ++s.outputs; break;
     }
   }
@@ -63,8 +70,14 @@ Json exampleInputsJson(const std::vector<ExampleInput>& inputs) {
   for (const auto& in : inputs) {
     Json j = {{"name", in.name}};
     j.update(tensorMetaJson(in.meta));
-    if (in.seed) j["seed"] = *in.seed;
-    else j["data"] = in.data.size();  // inline values: their count
+    if (in.seed) {
+      j["seed"] = *in.seed;
+    } else if (in.file.present()) {
+      j["file"] = in.file.name;
+      j["file_offset"] = in.file.offset;
+    } else {
+      j["data"] = in.data.size();  // inline values: their count
+    }
     out.push_back(std::move(j));
   }
   return out;
@@ -79,6 +92,8 @@ Json infoJson(const Dump& dump, const std::string& path) {
               {"calls", s.calls},
               {"ops", Json(s.ops)},
               {"inputs", placeholdersJson(graph)}};
+    if (!s.opaque.empty()) g["opaque"] = s.opaque;
+    if (const auto* outputs = dump.outputsFor(name)) g["recorded_outputs"] = outputs->size();
     if (const auto* inputs = dump.inputsFor(name)) {
       g["example_inputs"] = exampleInputsJson(*inputs);
       g["example_input_bytes"] = inputBytes(*inputs);
@@ -120,11 +135,20 @@ void printInfoText(const Dump& dump, const std::string& path) {
       std::cout << "\n";
     }
     if (const auto* inputs = dump.inputsFor(name)) {
-      size_t seeded = 0;
-      for (const auto& in : *inputs) seeded += in.seed ? 1 : 0;
+      size_t seeded = 0, inFile = 0;
+      for (const auto& in : *inputs) {
+        seeded += in.seed ? 1 : 0;
+        inFile += in.file.present() ? 1 : 0;
+      }
       std::cout << "    example inputs: " << inputs->size() << " (" << seeded << " seeded, "
-                << inputs->size() - seeded << " inline), " << humanBytes(inputBytes(*inputs)) << "\n";
+                << inputs->size() - seeded - inFile << " inline" << (inFile ? ", " + std::to_string(inFile) + " in a side file" : "")
+                << "), " << humanBytes(inputBytes(*inputs)) << "\n";
     }
+    if (const auto* outputs = dump.outputsFor(name))
+      std::cout << "    recorded outputs: " << outputs->size() << " (what the producer's run returned; fathom run compares)\n";
+    if (!s.opaque.empty())
+      std::cout << "    opaque nodes: " << s.opaque.size() << " (%" << s.opaque.front() << (s.opaque.size() > 1 ? ", ..." : "")
+                << "): ops this build does not know, kept by --keep-unknown-ops\n";
   }
 }
 
@@ -134,10 +158,11 @@ Command addInfoCommand(CLI::App& parent) {
   auto opts = std::make_shared<InfoOptions>();
   CLI::App* app = parent.add_subcommand("info", "Summarize a dump: graphs, node counts, op histogram, inputs");
   app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
+  addKeepUnknownOpsFlag(app, &opts->keepUnknownOps);
   app->add_flag("--json", opts->json, "Print JSON: {file, producer, graphs: {NAME: {nodes, ops, inputs, ...}}}");
   return {app, [opts] {
             int rc = kExitOk;
-            auto dump = loadDumpOrReport(opts->dump, &rc);
+            auto dump = loadDumpOrReport(opts->dump, &rc, opts->keepUnknownOps);
             if (!dump) return rc;
             if (opts->json) printJson(infoJson(*dump, opts->dump));
             else printInfoText(*dump, opts->dump);

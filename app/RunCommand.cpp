@@ -1,7 +1,10 @@
 // `fathom run DUMP [--graph NAME] [--seed N] [--inputs FILE] [--memory-limit BYTES]
 //                   [--backend eager|aot_eager] [--json]`:
 // runs one graph on real tensors with the interpreter and prints each output's layout and a
-// checksum (sum of all elements, largest |x|) plus the wall time of the run. --backend aot_eager
+// checksum (sum of all elements, largest |x|) plus the wall time of the run. A dump that records
+// its producer's outputs (the PyTorch exporter's) is compared with them: dtype, sizes and strides
+// exactly, values within --rtol/--atol (layout only for values computed from random draws, since
+// Fathom's generator is not PyTorch's); exit 1 when one differs. --backend aot_eager
 // runs a partitioned dump's training step (forward graph, mutations applied back, backward
 // graph) and compares every output, gradient and updated input with the eager autograd engine
 // on the joint graph's forward; exit 1 when one differs.
@@ -24,6 +27,8 @@
 #include "engine/graph/GraphPrinter.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
+#include "engine/interp/RandomOps.h"
+#include "engine/interp/ValueDiff.h"
 #include "engine/tensor/Storage.h"
 
 namespace fathom::cli {
@@ -31,6 +36,7 @@ namespace {
 
 struct RunOptions {
   std::string dump;
+  bool keepUnknownOps = false;
   std::string graph;
   std::string seed;  // parsed here: CLI11 2.1 wraps "-1" into a huge unsigned value
   std::string inputsFile;
@@ -38,6 +44,7 @@ struct RunOptions {
   std::string backend = "eager";
   bool check = false;  // aot_eager: run the step under the debug interpreter too
   bool json = false;
+  double rtol = 1e-4, atol = 1e-5;  // against recorded outputs, relative to each output's largest element
 };
 
 struct Checksum {
@@ -169,12 +176,79 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   return bad || mismatches ? kExitProblem : kExitOk;
 }
 
+// One output against what the dump's producer recorded for the same inputs.
+struct RecordedCheck {
+  size_t index = 0;
+  std::string name;
+  ValueDiff diff;
+  bool random = false;  // computed from a random op: Fathom's generator is not PyTorch's, so layout only
+  bool ok() const { return (random ? diff.sizesMatch : diff.ok) && diff.dtypeMatch && diff.stridesMatch; }
+};
+
+Result<std::vector<RecordedCheck>> compareRecorded(const Graph& graph, const ValueList& outputs,
+                                                   const std::vector<std::optional<ExampleInput>>& recorded, const RunOptions& opts) {
+  const std::vector<char> random = dependsOnRandom(graph);
+  const Node* outNode = graph.outputNode();
+  const auto* returned = outNode && !outNode->args.empty() ? outNode->args[0].tryAs<ValueList>() : nullptr;
+  auto isRandom = [&](size_t i) {
+    const auto* r = returned && i < returned->size() ? (*returned)[i].tryAs<NodeRef>() : nullptr;
+    return r && random[static_cast<size_t>(r->index)];
+  };
+  std::vector<RecordedCheck> out;
+  for (size_t i = 0; i < recorded.size() && i < outputs.size(); ++i) {
+    if (!recorded[i]) continue;  // a non-tensor output: nothing recorded to compare
+    auto want = materializeInput(*recorded[i]);
+    if (!want.ok()) return want.error().within("recorded output " + std::to_string(i));
+    out.push_back({i, recorded[i]->name, diffValues(outputs[i], Value(std::move(*want)), opts.rtol, opts.atol), isRandom(i)});
+  }
+  return out;
+}
+
+Json recordedJson(const std::vector<RecordedCheck>& checks) {
+  Json list = Json::array();
+  size_t bad = 0;
+  for (const auto& c : checks) {
+    bad += c.ok() ? 0 : 1;
+    list.push_back({{"index", c.index}, {"name", c.name}, {"max_abs_diff", c.diff.maxAbsDiff}, {"scale", c.diff.scale},
+                    {"dtype_match", c.diff.dtypeMatch}, {"sizes_match", c.diff.sizesMatch},
+                    {"strides_match", c.diff.stridesMatch}, {"random", c.random}, {"ok", c.ok()}});
+  }
+  return {{"compared", checks.size()}, {"mismatches", bad}, {"outputs", std::move(list)}};
+}
+
+void printRecordedText(const std::vector<RecordedCheck>& checks, const std::string& producer) {
+  size_t bad = 0;
+  for (const auto& c : checks) {
+    bad += c.ok() ? 0 : 1;
+    std::string what;
+    if (!c.diff.sizesMatch) what = "sizes differ";
+    else {
+      char line[160];
+      std::snprintf(line, sizeof line, "max |diff| %.3g (largest |x| %.3g)", c.diff.maxAbsDiff, c.diff.scale);
+      what = line;
+      if (!c.diff.dtypeMatch) what += ", dtype differs";
+      if (!c.diff.stridesMatch) what += ", strides differ";
+      if (c.random) what += "; computed from random draws, so only the layout must match";
+    }
+    std::cout << "  " << (c.ok() ? "ok       " : "MISMATCH ") << "output " << c.index << " against " << producer << "'s "
+              << c.name << ": " << what << "\n";
+  }
+  std::cout << (bad ? std::to_string(bad) + " of " + std::to_string(checks.size()) + " outputs differ from " + producer + "'s\n"
+                    : "all " + std::to_string(checks.size()) + " recorded outputs match " + producer + "'s\n");
+}
+
+std::string producerName(const Dump& dump) {
+  for (const auto& [k, v] : dump.producer)
+    if (k == "tool") return v == "fathom_torch" ? "PyTorch" : v;
+  return "the producer";
+}
+
 int runGraph(const RunOptions& opts) {
   if (int rc = applyMemoryLimit(opts.memoryLimit); rc != kExitOk) return rc;
   std::optional<uint64_t> seed;
   if (!parseSeed(opts.seed, &seed)) return usageError("--seed: expected an integer from 0 to 2^64-1, got '" + opts.seed + "'");
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(opts.dump, &rc);
+  auto dump = loadDumpOrReport(opts.dump, &rc, opts.keepUnknownOps);
   if (!dump) return rc;
   if (opts.backend == "aot_eager") {
     if (!opts.graph.empty() || !opts.inputsFile.empty()) return usageError("--backend aot_eager runs the whole training step: no --graph or --inputs");
@@ -197,18 +271,39 @@ int runGraph(const RunOptions& opts) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outputs.ok()) return reportError(outputs.error().within(where));
 
+  // The producer's recorded outputs are for the dump's own inputs: compare only with those.
+  const auto* recorded = dump->outputsFor(g.name);
+  const bool compare = recorded && opts.inputsFile.empty() && !seed;
+  std::vector<RecordedCheck> checks;
+  if (compare) {
+    auto c = compareRecorded(g.graph, *outputs, *recorded, opts);
+    if (!c.ok()) return reportError(c.error().within(where));
+    checks = std::move(*c);
+  }
+  size_t bad = 0;
+  for (const auto& c : checks) bad += c.ok() ? 0 : 1;
+  const auto& opaque = interpreter.opaqueNodesRun();
   if (opts.json) {
     Json list = Json::array();
     for (size_t i = 0; i < outputs->size(); ++i) list.push_back(outputJson(i, (*outputs)[i]));
-    printJson({{"file", opts.dump}, {"graph", g.name}, {"outputs", std::move(list)}, {"seconds", seconds}});
+    Json j = {{"file", opts.dump}, {"graph", g.name}, {"outputs", std::move(list)}, {"seconds", seconds}};
+    if (compare) j["recorded"] = recordedJson(checks);
+    if (!opaque.empty()) j["opaque"] = opaque;
+    printJson(j);
   } else {
     char time[64];
     std::snprintf(time, sizeof time, "%.6f s", seconds);
     std::cout << "graph '" << g.name << "' of " << opts.dump << ": " << outputs->size() << " output"
               << (outputs->size() == 1 ? "" : "s") << " in " << time << "\n";
     for (size_t i = 0; i < outputs->size(); ++i) printOutputText(i, (*outputs)[i]);
+    if (compare) printRecordedText(checks, producerName(*dump));
+    else if (recorded) std::cout << "recorded outputs not compared: they are for the dump's own inputs\n";
+    if (!opaque.empty())
+      std::cout << "note: " << opaque.size() << " opaque node" << (opaque.size() == 1 ? "" : "s") << " (%" << opaque.front()
+                << (opaque.size() > 1 ? ", ..." : "") << ") ran as zeros with the recorded layout; values after "
+                << (opaque.size() == 1 ? "it" : "them") << " are not real\n";
   }
-  return kExitOk;
+  return bad ? kExitProblem : kExitOk;
 }
 
 }  // namespace
@@ -217,14 +312,18 @@ Command addRunCommand(CLI::App& parent) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* app = parent.add_subcommand("run", "Run a graph on real tensors; print each output's layout and checksum");
   app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
+  addKeepUnknownOpsFlag(app, &opts->keepUnknownOps);
   app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
   app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
   app->add_option("--inputs", opts->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
   app->add_option("--memory-limit", opts->memoryLimit, "Refuse to hold more tensor memory than this (e.g. 512M, 8G; default 8G)");
   app->add_option("--backend", opts->backend, "eager (interpret one graph) or aot_eager (a partitioned dump's forward + backward, "
                                                "compared with eager autograd)");
+  app->add_option("--rtol", opts->rtol, "Against a dump's recorded outputs: relative tolerance, of each output's largest |x| (default 1e-4)");
+  app->add_option("--atol", opts->atol, "Against a dump's recorded outputs: absolute tolerance (default 1e-5)");
   app->add_flag("--check", opts->check, "With --backend aot_eager: also run the step under the debug interpreter (fathom check)");
-  app->add_flag("--json", opts->json, "Print JSON: {file, graph, outputs: [{index, dtype, sizes, strides, offset, sum, absmax}], seconds}; "
+  app->add_flag("--json", opts->json, "Print JSON: {file, graph, outputs: [{index, dtype, sizes, strides, offset, sum, absmax}], seconds, "
+                                      "recorded: {compared, mismatches, outputs: [{index, name, max_abs_diff, ok, ...}]}}; "
                                       "aot_eager: {outputs, saved, saved_bytes, compared: [{kind, index, input, max_abs_diff, ok}], match}");
   return {app, [opts] { return runGraph(*opts); }};
 }

@@ -13,6 +13,7 @@ namespace {
 
 struct ShowOptions {
   std::string dump;
+  bool keepUnknownOps = false;
   std::string graph;
   std::string format = "text";
   bool json = false;
@@ -30,7 +31,7 @@ std::string singleGraphDump(const Dump& dump, const NamedGraph& graph) {
 
 int runShow(const ShowOptions& opts) {
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(opts.dump, &rc);
+  auto dump = loadDumpOrReport(opts.dump, &rc, opts.keepUnknownOps);
   if (!dump) return rc;
   auto graph = selectGraph(*dump, opts.graph, opts.dump);
   if (!graph.ok()) return reportError(graph.error());
@@ -48,6 +49,7 @@ Command addShowCommand(CLI::App& parent) {
   auto opts = std::make_shared<ShowOptions>();
   CLI::App* app = parent.add_subcommand("show", "Print a graph as text, Graphviz dot, or JSON");
   app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
+  addKeepUnknownOpsFlag(app, &opts->keepUnknownOps);
   app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
   app->add_option("--format", opts->format, "text (one line per node), dot (Graphviz) or json (a one-graph dump)")
       ->check(CLI::IsMember({"text", "dot", "json"}))

@@ -4,6 +4,7 @@
 #include "engine/core/Random.h"
 #include "engine/frontend/Dispatch.h"
 #include "engine/interp/Interpreter.h"
+#include "engine/interp/ValueDiff.h"
 #include "engine/ops/Copy.h"
 
 namespace fathom::aot {
@@ -177,25 +178,12 @@ Result<TrainingStep> runReplayedStep(const Graph& joint, const PartitionInfo& in
 namespace {
 
 StepDiff diffOf(const Value& got, const Value& want, double rtol, double atol) {
+  const ValueDiff v = diffValues(got, want, rtol, atol);
   StepDiff d;
-  if (got.isNone() || want.isNone()) {
-    d.ok = got.isNone() == want.isNone();
-    return d;
-  }
-  const Tensor& x = got.as<Tensor>();
-  const Tensor& y = want.as<Tensor>();
-  d.sizesMatch = x.sizes() == y.sizes();
-  if (!d.sizesMatch) {
-    d.ok = false;
-    return d;
-  }
-  for (int64_t i = 0; i < y.numel(); ++i) d.scale = std::max(d.scale, std::abs(y.atLinear(i)));
-  for (int64_t i = 0; i < x.numel(); ++i) {
-    if (std::isnan(x.atLinear(i)) && std::isnan(y.atLinear(i))) continue;  // NaN in both agrees
-    const double diff = std::abs(x.atLinear(i) - y.atLinear(i));
-    d.maxAbsDiff = std::isnan(diff) ? diff : std::max(d.maxAbsDiff, diff);
-  }
-  d.ok = d.maxAbsDiff <= rtol * d.scale + atol;  // false for NaN
+  d.maxAbsDiff = v.maxAbsDiff;
+  d.scale = v.scale;
+  d.sizesMatch = v.sizesMatch;
+  d.ok = v.ok;
   return d;
 }
 

@@ -26,15 +26,27 @@ struct PartitionInfo;  // engine/dump/PartitionInfo.h
 inline constexpr const char* kDumpFormat = "fathom-dump";
 inline constexpr int kDumpVersion = 1;
 
-// One example input: its layout, and either a seed (values drawn deterministically: floats from
+// Where an input's values live when they are in a side file: `name` as the dump writes it
+// (relative to the dump's folder), `path` as this process opens it, and the byte offset.
+struct DataFile {
+  std::string name;
+  std::string path;
+  uint64_t offset = 0;
+  bool present() const { return !name.empty(); }
+};
+
+// One example input: its layout, and one of a seed (values drawn deterministically: floats from
 // N(0, 1), or uniform in `range`; integers uniform in [range.first, range.second), default
-// [0, 10); bools fair coins) or inline values in row-major logical order.
+// [0, 10); bools fair coins), inline values in row-major logical order, or the same values as
+// raw little-endian bytes in a side file next to the dump (what the PyTorch exporter writes for
+// anything larger than a few elements).
 struct ExampleInput {
   std::string name;
   TensorMeta meta;
   std::optional<uint64_t> seed;
   std::optional<std::pair<double, double>> range;
   std::vector<double> data;
+  DataFile file;  // set when the values are in a side file
 };
 
 struct NamedGraph {
@@ -50,18 +62,25 @@ struct Dump {
   std::shared_ptr<const PartitionInfo> partition;
   std::vector<NamedGraph> graphs;
   std::vector<std::pair<std::string, std::vector<ExampleInput>>> inputs;  // by graph name
+  // What the producer's own run returned for `inputs` (PyTorch's real results, from the
+  // exporter): one entry per output, nullopt for a non-tensor output. `fathom run` compares.
+  std::vector<std::pair<std::string, std::vector<std::optional<ExampleInput>>>> outputs;
 
   const Graph* graph(std::string_view name) const;
   const std::vector<ExampleInput>* inputsFor(std::string_view graphName) const;
+  const std::vector<std::optional<ExampleInput>>* outputsFor(std::string_view graphName) const;
 };
 
-struct DumpLimits {
+struct DumpReadOptions {
   int maxDepth = 64;  // JSON nesting; dumps need about 8
+  // Ops this build does not know become opaque nodes (Node::opaque) instead of an error, so a
+  // graph from a newer torch or with custom ops still loads, checks and minifies.
+  bool keepUnknownOps = false;
 };
 
-Result<Dump> loadDump(const std::string& path, const DumpLimits& limits = {});
-// `label` names the text in errors (usually the file path).
-Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpLimits& limits = {});
+Result<Dump> loadDump(const std::string& path, const DumpReadOptions& options = {});
+// `label` names the text in errors (usually the file path); side files are found next to it.
+Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpReadOptions& options = {});
 std::string serializeDump(const Dump& dump);
 // Writes atomically (temporary file, then rename), so a crash never leaves half a dump.
 Status saveDump(const Dump& dump, const std::string& path);

@@ -8,6 +8,7 @@
 // on which path ran.
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <functional>
 
 #include "engine/dump/Dump.h"
@@ -48,7 +49,7 @@ void verifyGraph(const Graph& g, const Ptr& ptr, const NameIndex& names) {
   throw ReadError{where, status.error().message};
 }
 
-Graph readGraph(const json& j, const Ptr& ptr) {
+Graph readGraph(const json& j, const Ptr& ptr, bool keepUnknownOps) {
   const json& nodes = requireNodes(j, ptr);
   const Ptr nodesPtr = child(ptr, "nodes");
 
@@ -64,7 +65,7 @@ Graph readGraph(const json& j, const Ptr& ptr) {
 
   Graph g;
   g.reserve(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i) g.append(readNode(nodes[i], child(nodesPtr, i), names));
+  for (size_t i = 0; i < nodes.size(); ++i) g.append(readNode(nodes[i], child(nodesPtr, i), names, keepUnknownOps));
   verifyGraph(g, ptr, names);
   return g;
 }
@@ -86,9 +87,21 @@ void checkInputsMatch(const Graph& g, const std::vector<ExampleInput>& inputs, c
   }
 }
 
-Dump readDocument(const json& doc, const GraphReader& readGraphAt) {
+// The recorded outputs of a graph must match its output node's count.
+void checkOutputsMatch(const Graph& g, const std::vector<std::optional<ExampleInput>>& outputs, const Ptr& ptr) {
+  const Node* out = g.outputNode();
+  const auto* list = out && !out->args.empty() ? out->args[0].tryAs<ValueList>() : nullptr;
+  const size_t count = list ? list->size() : 1;
+  if (outputs.size() != count)
+    fail(ptr, "has " + std::to_string(outputs.size()) + " recorded outputs but the graph returns " + std::to_string(count));
+}
+
+// `label`'s folder: where side files named in the dump are looked for.
+std::string folderOf(const std::string& label) { return std::filesystem::path(label).parent_path().string(); }
+
+Dump readDocument(const json& doc, const GraphReader& readGraphAt, const std::string& baseDir) {
   requireObject(doc, "");
-  onlyKeys(doc, "", {"format", "version", "producer", "shape_env", "graphs", "inputs", "partition"});
+  onlyKeys(doc, "", {"format", "version", "producer", "shape_env", "graphs", "inputs", "outputs", "partition"});
   const std::string& format = requireString(requireKey(doc, "", "format"), "/format");
   if (format != kDumpFormat) fail("/format", "expected \"fathom-dump\" but found \"" + format + "\"");
   const int64_t version = readInt(requireKey(doc, "", "version"), "/version");
@@ -96,7 +109,7 @@ Dump readDocument(const json& doc, const GraphReader& readGraphAt) {
     fail("/version", "unsupported version " + std::to_string(version) + " (this build reads version " + std::to_string(kDumpVersion) + ")");
 
   Dump dump;
-  const Ptr producerPtr = "/producer", graphsPtr = "/graphs", inputsPtr = "/inputs";
+  const Ptr producerPtr = "/producer", graphsPtr = "/graphs", inputsPtr = "/inputs", outputsPtr = "/outputs";
   if (auto it = doc.find("producer"); it != doc.end()) {
     requireObject(*it, "/producer");
     for (auto kv = it->begin(); kv != it->end(); ++kv)
@@ -116,9 +129,20 @@ Dump readDocument(const json& doc, const GraphReader& readGraphAt) {
       const Ptr p = child(inputsPtr, kv.key());
       const Graph* g = dump.graph(kv.key());
       if (!g) fail(p, "inputs for graph '" + kv.key() + "', which the dump does not have");
-      auto inputs = readInputList(kv.value(), p);
+      auto inputs = readInputList(kv.value(), p, baseDir);
       checkInputsMatch(*g, inputs, p);
       dump.inputs.emplace_back(kv.key(), std::move(inputs));
+    }
+  }
+  if (auto it = doc.find("outputs"); it != doc.end()) {
+    requireObject(*it, "/outputs");
+    for (auto kv = it->begin(); kv != it->end(); ++kv) {
+      const Ptr p = child(outputsPtr, kv.key());
+      const Graph* g = dump.graph(kv.key());
+      if (!g) fail(p, "recorded outputs for graph '" + kv.key() + "', which the dump does not have");
+      auto outputs = readOutputList(kv.value(), p, baseDir);
+      checkOutputsMatch(*g, outputs, p);
+      dump.outputs.emplace_back(kv.key(), std::move(outputs));
     }
   }
   if (auto it = doc.find("partition"); it != doc.end()) dump.partition = readPartition(*it, "/partition", dump);
@@ -139,11 +163,17 @@ const std::vector<ExampleInput>* Dump::inputsFor(std::string_view graphName) con
   return nullptr;
 }
 
+const std::vector<std::optional<ExampleInput>>* Dump::outputsFor(std::string_view graphName) const {
+  for (const auto& [name, list] : outputs)
+    if (name == graphName) return &list;
+  return nullptr;
+}
+
 namespace {
 
 // Parses JSON text into a document, or an error with line and column.
-Result<json> parseJson(std::string_view text, const std::string& label, const DumpLimits& limits) {
-  if (auto depth = checkJsonDepth(text, limits.maxDepth); !depth.ok()) {
+Result<json> parseJson(std::string_view text, const std::string& label, const DumpReadOptions& options) {
+  if (auto depth = checkJsonDepth(text, options.maxDepth); !depth.ok()) {
     return invalidInput(depth.error().message, label);
   }
   try {
@@ -156,14 +186,14 @@ Result<json> parseJson(std::string_view text, const std::string& label, const Du
 }
 
 // The streaming path: the graphs were read while parsing; only their verify() is left.
-std::optional<Dump> readStreamed(StreamedDump& streamed) {
+std::optional<Dump> readStreamed(StreamedDump& streamed, const std::string& baseDir) {
   try {
     return readDocument(streamed.skeleton, [&](const json& j, const Ptr& ptr, const std::string& name) {
       requireNodes(j, ptr);
       Graph* g = streamed.graph(name);
       if (!g || !g->verify().ok()) fail(ptr, "left to the DOM reader");
       return std::move(*g);
-    });
+    }, baseDir);
   } catch (const ReadError&) {
     return std::nullopt;  // the DOM reader finds and reports the first problem
   }
@@ -171,41 +201,41 @@ std::optional<Dump> readStreamed(StreamedDump& streamed) {
 
 }  // namespace
 
-Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpLimits& limits) {
-  if (auto depth = checkJsonDepth(text, limits.maxDepth); !depth.ok())
+Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpReadOptions& options) {
+  if (auto depth = checkJsonDepth(text, options.maxDepth); !depth.ok())
     return invalidInput(depth.error().message, label);
   // Symbolic dumps go to the DOM reader, which reads the shape_env before the graphs.
   // So do partitioned ones (the partition refers to the graphs).
   const bool symbolic = text.find("\"shape_env\"") != std::string_view::npos ||
                         text.find("\"partition\"") != std::string_view::npos;
   if (auto streamed = symbolic ? std::nullopt : dumpread::streamDump(text)) {
-    if (auto dump = readStreamed(*streamed)) return std::move(*dump);
+    if (auto dump = readStreamed(*streamed, folderOf(label))) return std::move(*dump);
   }
-  return dumpread::parseDumpDomOnly(text, label, limits);
+  return dumpread::parseDumpDomOnly(text, label, options);
 }
 
-Result<Dump> dumpread::parseDumpDomOnly(std::string_view text, const std::string& label, const DumpLimits& limits) {
-  auto doc = parseJson(text, label, limits);
+Result<Dump> dumpread::parseDumpDomOnly(std::string_view text, const std::string& label, const DumpReadOptions& options) {
+  auto doc = parseJson(text, label, options);
   FATHOM_TRY(doc);
   try {
-    return readDocument(*doc, [](const json& j, const Ptr& ptr, const std::string&) {
-      return readGraph(j, ptr);
-    });
+    return readDocument(*doc, [&](const json& j, const Ptr& ptr, const std::string&) {
+      return readGraph(j, ptr, options.keepUnknownOps);
+    }, folderOf(label));
   } catch (const ReadError& e) {
     return invalidInput(sanitizeForTerminal(e.message), label + ": " + (e.pointer.empty() ? "/" : sanitizeForTerminal(e.pointer)));
   }
 }
 
-Result<Dump> loadDump(const std::string& path, const DumpLimits& limits) {
+Result<Dump> loadDump(const std::string& path, const DumpReadOptions& options) {
   auto text = readFile(path);
   FATHOM_TRY(text);
-  return parseDump(*text, path, limits);
+  return parseDump(*text, path, options);
 }
 
 Result<std::vector<ExampleInput>> loadInputsFile(const std::string& path) {
   auto text = readFile(path);
   FATHOM_TRY(text);
-  auto doc = parseJson(*text, path, DumpLimits{});
+  auto doc = parseJson(*text, path, DumpReadOptions{});
   FATHOM_TRY(doc);
   try {
     requireObject(*doc, "");
@@ -213,7 +243,7 @@ Result<std::vector<ExampleInput>> loadInputsFile(const std::string& path) {
     const std::string& format = requireString(requireKey(*doc, "", "format"), "/format");
     if (format != "fathom-inputs") fail("/format", "expected \"fathom-inputs\" but found \"" + format + "\"");
     if (readInt(requireKey(*doc, "", "version"), "/version") != 1) fail("/version", "unsupported version");
-    return readInputList(requireKey(*doc, "", "inputs"), "/inputs");
+    return readInputList(requireKey(*doc, "", "inputs"), "/inputs", folderOf(path));
   } catch (const ReadError& e) {
     return invalidInput(sanitizeForTerminal(e.message), path + ": " + (e.pointer.empty() ? "/" : sanitizeForTerminal(e.pointer)));
   }

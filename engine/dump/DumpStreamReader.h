@@ -34,6 +34,6 @@ std::optional<StreamedDump> streamDump(std::string_view text);
 
 // parseDump without the streaming path: what every input must give on either path. For tests
 // (DumpStreamReaderTest) that compare the two; defined in DumpReader.cpp.
-Result<Dump> parseDumpDomOnly(std::string_view text, const std::string& label, const DumpLimits& limits = {});
+Result<Dump> parseDumpDomOnly(std::string_view text, const std::string& label, const DumpReadOptions& limits = {});
 
 }  // namespace fathom::dumpread

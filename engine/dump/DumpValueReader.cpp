@@ -2,9 +2,11 @@
 // names its pointer in any error; none of them looks outside the value it is given, except
 // readArg, which resolves node names through the graph's NameIndex.
 #include "engine/dump/DumpValueReader.h"
+
 #include "engine/dump/ShapeEnvJson.h"
 
 #include <cmath>
+#include <filesystem>
 
 #include "engine/core/Error.h"
 
@@ -246,14 +248,47 @@ void readMeta(const json& j, const Ptr& ptr, Node& n) {
   if (auto it = j.find("stage"); it != j.end()) n.stage = requireString(*it, child(ptr, "stage"));
 }
 
-ExampleInput readExampleInput(const json& j, const Ptr& ptr) {
+// The side file's name, resolved against the dump's folder, checked to exist and to hold the
+// bytes `in` needs (so a missing or truncated file is a load error naming it, not a run error).
+DataFile readDataFile(const json& j, const Ptr& ptr, const std::string& baseDir, const ExampleInput& in) {
+  DataFile f;
+  const Ptr fp = child(ptr, "file");
+  f.name = requireString(j["file"], fp);
+  if (f.name.empty()) fail(fp, "the side file's name is empty");
+  const std::filesystem::path name(f.name);
+  f.path = name.is_absolute() || baseDir.empty() ? f.name : (std::filesystem::path(baseDir) / name).string();
+  if (auto it = j.find("file_offset"); it != j.end()) {
+    const Ptr op = child(ptr, "file_offset");
+    if (!it->is_number_unsigned() && !(it->is_number_integer() && it->get<int64_t>() >= 0))
+      fail(op, "file_offset must be a non-negative integer");
+    f.offset = it->get<uint64_t>();
+  }
+  std::error_code ec;
+  const auto status = std::filesystem::status(f.path, ec);
+  if (ec || !std::filesystem::exists(status))
+    fail(fp, "side file '" + f.path + "' does not exist (it is written next to the dump; copy it along)");
+  if (!std::filesystem::is_regular_file(status)) fail(fp, "side file '" + f.path + "' is not a regular file");
+  const uint64_t have = std::filesystem::file_size(f.path, ec);
+  const uint64_t need = static_cast<uint64_t>(in.meta.numel().hint()) * elementSize(in.meta.dtype);
+  if (ec || f.offset > have || have - f.offset < need)
+    fail(fp, "side file '" + f.path + "' has " + std::to_string(have) + " bytes but '" + in.name + "' needs " +
+                 std::to_string(need) + " from offset " + std::to_string(f.offset));
+  return f;
+}
+
+ExampleInput readExampleInput(const json& j, const Ptr& ptr, const std::string& baseDir, bool recorded) {
   ExampleInput in;
-  in.meta = readTensorMeta(j, ptr, {"name", "dtype", "sizes", "strides", "offset", "device", "requires_grad", "seed", "range", "data"});
+  in.meta = readTensorMeta(j, ptr, {"name", "dtype", "sizes", "strides", "offset", "device", "requires_grad", "seed", "range", "data", "file", "file_offset"});
   in.name = requireString(requireKey(j, ptr, "name"), child(ptr, "name"));
   for (const auto& s : in.meta.sizes)
-    if (s.isSymbolic()) fail(child(ptr, "sizes"), "example inputs need concrete sizes");
-  const bool hasSeed = j.contains("seed"), hasData = j.contains("data");
-  if (hasSeed == hasData) fail(ptr, "an example input has exactly one of 'seed' or 'data'");
+    if (s.isSymbolic()) fail(child(ptr, "sizes"), recorded ? "recorded outputs need concrete sizes" : "example inputs need concrete sizes");
+  const bool hasSeed = j.contains("seed"), hasData = j.contains("data"), hasFile = j.contains("file");
+  if (recorded && hasSeed) fail(child(ptr, "seed"), "a recorded output holds its values ('data' or 'file'), not a seed");
+  if (hasSeed + hasData + hasFile != 1)
+    fail(ptr, recorded ? "a recorded output has exactly one of 'data' or 'file'"
+                       : "an example input has exactly one of 'seed', 'data' or 'file'");
+  if (j.contains("file_offset") && !hasFile) fail(child(ptr, "file_offset"), "file_offset without 'file'");
+  if (hasFile) in.file = readDataFile(j, ptr, baseDir, in);
   if (hasSeed) {
     const json& s = j["seed"];
     if (!s.is_number_unsigned() && !(s.is_number_integer() && s.get<int64_t>() >= 0))
@@ -294,7 +329,7 @@ const std::string& readNodeName(const json& node, const Ptr& ptr) {
 }
 
 // Precondition: readNodeName(jn, p) succeeded.
-Node readNode(const json& jn, const Ptr& p, const NameIndex& names) {
+Node readNode(const json& jn, const Ptr& p, const NameIndex& names, bool keepUnknownOps) {
   onlyKeys(jn, p, {"name", "kind", "op", "args", "kwargs", "meta"});
   Node n;
   n.name = jn["name"].get<std::string>();
@@ -302,7 +337,10 @@ Node readNode(const json& jn, const Ptr& p, const NameIndex& names) {
   if (n.kind == NodeKind::Call) {
     n.target = requireString(requireKey(jn, p, "op"), child(p, "op"));
     n.op = OpRegistry::global().find(n.target);
-    if (!n.op) fail(child(p, "op"), OpRegistry::global().unknownOpMessage(n.target));
+    if (!n.op && keepUnknownOps) n.opaque = true;
+    else if (!n.op)
+      fail(child(p, "op"), OpRegistry::global().unknownOpMessage(n.target) +
+                               "; --keep-unknown-ops loads it as an opaque node that runs as its recorded meta");
   } else if (jn.contains("op")) {
     fail(child(p, "op"), std::string(nodeKindName(n.kind)) + " nodes have no op");
   }
@@ -322,10 +360,20 @@ Node readNode(const json& jn, const Ptr& p, const NameIndex& names) {
   return n;
 }
 
-std::vector<ExampleInput> readInputList(const json& j, const Ptr& ptr) {
+std::vector<ExampleInput> readInputList(const json& j, const Ptr& ptr, const std::string& baseDir) {
   requireArray(j, ptr);
   std::vector<ExampleInput> out;
-  for (size_t i = 0; i < j.size(); ++i) out.push_back(readExampleInput(j[i], child(ptr, i)));
+  for (size_t i = 0; i < j.size(); ++i) out.push_back(readExampleInput(j[i], child(ptr, i), baseDir, false));
+  return out;
+}
+
+std::vector<std::optional<ExampleInput>> readOutputList(const json& j, const Ptr& ptr, const std::string& baseDir) {
+  requireArray(j, ptr);
+  std::vector<std::optional<ExampleInput>> out;
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (j[i].is_null()) out.emplace_back();
+    else out.push_back(readExampleInput(j[i], child(ptr, i), baseDir, true));
+  }
   return out;
 }
 

@@ -71,8 +71,13 @@ using NameIndex = StringMap<int32_t>;
 // The node's name, checked to be a non-empty string (its uniqueness is the caller's to check).
 const std::string& readNodeName(const json& node, const Ptr& ptr);
 // Everything but the name's checks: kind, op, args, kwargs, meta. `names` resolves {"node": ...}.
-Node readNode(const json& node, const Ptr& ptr, const NameIndex& names);
+// An unknown op is an error unless `keepUnknownOps`, which makes the node opaque.
+Node readNode(const json& node, const Ptr& ptr, const NameIndex& names, bool keepUnknownOps = false);
 
-std::vector<ExampleInput> readInputList(const json& j, const Ptr& ptr);
+// Example inputs; a side file named in one is looked up in `baseDir` (the dump's folder) and
+// must hold the bytes the input needs.
+std::vector<ExampleInput> readInputList(const json& j, const Ptr& ptr, const std::string& baseDir = "");
+// Recorded outputs: like inputs, with values (inline or in a side file, never a seed), or null.
+std::vector<std::optional<ExampleInput>> readOutputList(const json& j, const Ptr& ptr, const std::string& baseDir);
 
 }  // namespace fathom::dumpread

@@ -108,7 +108,12 @@ json inputJson(const ExampleInput& in) {
   for (const auto& [k, v] : meta.items()) j[k] = v;
   if (in.seed) j["seed"] = *in.seed;
   if (in.range) j["range"] = json::array({in.range->first, in.range->second});
-  if (!in.seed) j["data"] = in.data;
+  if (in.file.present()) {
+    j["file"] = in.file.name;
+    j["file_offset"] = in.file.offset;
+  } else if (!in.seed) {
+    j["data"] = in.data;
+  }
   return j;
 }
 
@@ -146,6 +151,16 @@ std::string serializeDump(const Dump& dump) {
     for (size_t i = 0; i < dump.inputs.size(); ++i) {
       out += (i ? ",\n    " : "\n    ") + jsonQuoted(dump.inputs[i].first) + ": ";
       writeLines(out, dump.inputs[i].second, "    ", [](const ExampleInput& in) { return inputJson(in).dump(); });
+    }
+    out += "\n  }";
+  }
+  if (!dump.outputs.empty()) {
+    out += ",\n  \"outputs\": {";
+    for (size_t i = 0; i < dump.outputs.size(); ++i) {
+      out += (i ? ",\n    " : "\n    ") + jsonQuoted(dump.outputs[i].first) + ": ";
+      writeLines(out, dump.outputs[i].second, "    ", [](const std::optional<ExampleInput>& o) {
+        return o ? inputJson(*o).dump() : std::string("null");
+      });
     }
     out += "\n  }";
   }

@@ -138,6 +138,7 @@ Status verifyMeta(const Value& val, const std::string& where) {
 }
 
 Status verifyCall(const std::vector<Node>& nodes, const Node& n) {
+  if (!n.op && n.opaque) return {};
   if (!n.op) return invalidInput(OpRegistry::global().unknownOpMessage(n.target), at(n));
   auto bound = bindArguments(n.op->schema, n.args, n.kwargs);
   if (!bound.ok()) return invalidInput(bound.error().message, at(n));

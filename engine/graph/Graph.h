@@ -42,6 +42,9 @@ struct Node {
   Value val;                      // recorded fake value; None when unknown
   Provenance provenance;
   std::string stage;              // "forward", "backward", ... ; empty when not tagged
+  // An op this build does not know, kept at the user's request (op is null, args unbound): it
+  // runs as its recorded meta (see Interpreter::opaqueValue).
+  bool opaque = false;
 };
 
 class Graph {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "engine/interp/RandomOps.h"
 #include "engine/ops/Copy.h"
 #include "engine/ops/OpRegistry.h"
 #include "engine/symbolic/ShapeEnv.h"
@@ -34,7 +35,6 @@ bool mayAlias(const std::string& op) {
   return op == "aten.contiguous.default" || op == "aten.reshape.default" || op == "aten._unsafe_view.default";
 }
 
-bool isRandom(const std::string& op) { return op == "aten.native_dropout.default" || op == "aten.bernoulli_.float"; }
 
 }  // namespace
 
@@ -186,7 +186,7 @@ void DebugInterpreter::checkValues(const Node& node, const Value& real) {
       return;
     }
   }
-  if (isRandom(node.target) || out->dtype() == DType::Float64) return;
+  if (isRandomOp(node.target) || out->dtype() == DType::Float64) return;
   // The reference: this node's kernel again, on its inputs converted to float64.
   auto bound = bindArguments(node.op->schema, node.args, node.kwargs);
   if (!bound.ok()) return;
@@ -233,7 +233,9 @@ Result<Value> DebugInterpreter::runNode(const Node& node) {
   FATHOM_TRY(out);
   if (node.kind == NodeKind::Output) return out;
   nodeBad_ = false;
-  if (node.val.isNone()) {
+  if (node.opaque) {
+    skipped_.push_back(node.name + " (opaque op " + node.target + ": its value is made from its recorded meta)");
+  } else if (node.val.isNone()) {
     skipped_.push_back(node.name + " (no recorded meta)");
   } else {
     ++checked_;

@@ -59,6 +59,7 @@ class DebugInterpreter : public Interpreter {
  protected:
   Result<Value> runNode(const Node& node) override;
   Result<Value> placeholder(const Node& node, size_t inputIndex) override;
+  std::optional<int64_t> concreteSize(const SymInt& s) const override { return eval(s); }
 
  private:
   std::optional<int64_t> eval(const SymInt& s) const;

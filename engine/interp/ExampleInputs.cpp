@@ -4,6 +4,7 @@
 #include "engine/symbolic/ShapeEnv.h"
 
 #include <cmath>
+#include <fstream>
 
 namespace fathom {
 namespace {
@@ -37,21 +38,50 @@ double drawOne(Rng& rng, const ExampleInput& in) {
   return lo + std::floor(rng.uniform() * span);
 }
 
+// Copies the side file's bytes (row-major logical order, little-endian: what the exporter wrote)
+// into `t`, which has the input's own layout.
+Status fillFromFile(Tensor& t, const ExampleInput& in) {
+  const size_t bytes = static_cast<size_t>(t.numel()) * elementSize(t.dtype());
+  std::ifstream f(in.file.path, std::ios::binary);
+  if (!f) return invalidInput("cannot open side file '" + in.file.path + "' for input '" + in.name + "'");
+  f.seekg(static_cast<std::streamoff>(in.file.offset));
+  if (t.isContiguous()) {
+    f.read(static_cast<char*>(t.data()), static_cast<std::streamsize>(bytes));
+  } else {
+    std::vector<char> buffer(bytes);
+    f.read(buffer.data(), static_cast<std::streamsize>(bytes));
+    const size_t es = elementSize(t.dtype());
+    for (int64_t k = 0; k < t.numel(); ++k) t.setLinear(k, loadAsDouble(buffer.data() + static_cast<size_t>(k) * es, t.dtype()));
+  }
+  if (static_cast<size_t>(f.gcount()) != bytes)
+    return invalidInput("side file '" + in.file.path + "' ended before the " + std::to_string(bytes) + " bytes of input '" +
+                        in.name + "' at offset " + std::to_string(in.file.offset));
+  return {};
+}
+
 }  // namespace
+
+Result<Tensor> materializeInput(const ExampleInput& in) {
+  auto t = Tensor::fromMeta(in.meta);
+  if (!t.ok()) return t.error().within("input '" + in.name + "'");
+  if (in.file.present()) {
+    FATHOM_TRY(fillFromFile(*t, in));
+  } else if (in.seed) {
+    Rng rng{*in.seed};
+    for (int64_t k = 0; k < t->numel(); ++k) t->setLinear(k, drawOne(rng, in));
+  } else {
+    for (int64_t k = 0; k < t->numel(); ++k) t->setLinear(k, in.data[static_cast<size_t>(k)]);
+  }
+  return t;
+}
 
 Result<ValueList> materializeInputs(const std::vector<ExampleInput>& inputs, std::optional<uint64_t> seedOverride) {
   ValueList out;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const ExampleInput& in = inputs[i];
-    auto t = Tensor::fromMeta(in.meta);
-    if (!t.ok()) return t.error().within("input '" + in.name + "'");
-    const int64_t n = t->numel();
-    if (in.seed) {
-      Rng rng{seedOverride ? Rng{*seedOverride + 0x51ed27ULL * (i + 1)}.next() : *in.seed};
-      for (int64_t k = 0; k < n; ++k) t->setLinear(k, drawOne(rng, in));
-    } else {
-      for (int64_t k = 0; k < n; ++k) t->setLinear(k, in.data[static_cast<size_t>(k)]);
-    }
+    ExampleInput in = inputs[i];
+    if (in.seed && seedOverride) in.seed = Rng{*seedOverride + 0x51ed27ULL * (i + 1)}.next();
+    auto t = materializeInput(in);
+    FATHOM_TRY(t);
     out.push_back(std::move(*t));
   }
   return out;
@@ -114,8 +144,13 @@ Result<std::vector<ExampleInput>> resizeInputs(const Graph& g, std::vector<Examp
     ExampleInput& in = inputs[i];
     IntList old;
     for (const auto& s : in.meta.sizes) old.push_back(s.hint());
-    if (!in.data.empty() && old != sizes)
-      return invalidInput("input '" + in.name + "' has inline values, which cannot be resized");
+    if (old == sizes) continue;
+    // Recorded values (inline or in a side file) do not fit the new sizes: draw seeded ones.
+    if (!in.seed) {
+      in.seed = i + 1;
+      in.data.clear();
+      in.file = {};
+    }
     in.meta = fakeTensor(m->dtype, {sizes.begin(), sizes.end()});
   }
   return inputs;

@@ -13,6 +13,8 @@
 
 namespace fathom {
 
+// One input's tensor, in its own layout, with its seeded, inline or side-file values.
+Result<Tensor> materializeInput(const ExampleInput& in);
 // Tensors for `inputs`; `seedOverride` replaces each seeded input's seed by one derived from it.
 Result<ValueList> materializeInputs(const std::vector<ExampleInput>& inputs,
                                     std::optional<uint64_t> seedOverride = std::nullopt);
@@ -27,7 +29,8 @@ Result<std::vector<ExampleInput>> chooseInputs(const Dump& dump, const std::stri
                                                const std::vector<ExampleInput>* fromFile);
 
 // `inputs` (one per placeholder of `g`) resized to the placeholders' recorded sizes with the
-// dump's symbols bound by name ({"s0": 8, "s1": 64}). Inline data cannot be resized.
+// dump's symbols bound by name ({"s0": 8, "s1": 64}). An input whose size changes and that
+// held recorded values (inline or in a side file) gets seeded values instead.
 Result<std::vector<ExampleInput>> resizeInputs(const Graph& g, std::vector<ExampleInput> inputs,
                                                const std::map<std::string, int64_t>& symbols);
 

@@ -2,6 +2,8 @@
 
 #include "engine/graph/GraphPrinter.h"
 
+#include <functional>
+
 namespace fathom {
 
 Interpreter::Interpreter(const Graph& graph, InterpreterOptions options)
@@ -15,6 +17,7 @@ Status Interpreter::start(ValueList inputs) {
   inputs_ = std::move(inputs);
   env_.assign(graph_.size(), Value{});
   outputs_.clear();
+  opaqueRun_.clear();
   cursor_ = 0;
   nextInput_ = 0;
   freeAfter_.assign(graph_.size(), {});
@@ -61,6 +64,10 @@ Result<Value> Interpreter::runNode(const Node& node) {
     case NodeKind::Placeholder:
       return placeholder(node, nextInput_++);
     case NodeKind::Call: {
+      if (!node.op && node.opaque) {
+        opaqueRun_.push_back(node.name);
+        return opaqueValue(node);
+      }
       if (!node.op) return invalidInput("unknown op '" + node.target + "'");
       auto bound = bindArguments(node.op->schema, node.args, node.kwargs);
       FATHOM_TRY(bound);
@@ -87,6 +94,46 @@ Result<Value> Interpreter::callOp(const Node& node, const ValueList& args) {
   FATHOM_TRY(out);
   if (out->size() == 1) return std::move((*out)[0]);
   return Value(std::move(*out));
+}
+
+Result<Value> Interpreter::opaqueValue(const Node& node) {
+  std::function<Result<Value>(const Value&)> make = [&](const Value& recorded) -> Result<Value> {
+    if (auto* m = recorded.tryAs<TensorMeta>()) {
+      TensorMeta concrete = *m;
+      auto bind = [&](SymInt& s) -> Status {
+        auto v = concreteSize(s);
+        if (!v) return invalidInput("its recorded size " + s.str() + " has no value here");
+        s = SymInt(*v);
+        return {};
+      };
+      for (auto& s : concrete.sizes) FATHOM_TRY(bind(s));
+      for (auto& s : concrete.strides) FATHOM_TRY(bind(s));
+      FATHOM_TRY(bind(concrete.storageOffset));
+      auto t = Tensor::fromMeta(concrete);  // zero-filled
+      FATHOM_TRY(t);
+      return Value(std::move(*t));
+    }
+    if (auto* l = recorded.tryAs<ValueList>()) {
+      ValueList out;
+      for (const auto& e : *l) {
+        auto v = make(e);
+        FATHOM_TRY(v);
+        out.push_back(std::move(*v));
+      }
+      return Value(std::move(out));
+    }
+    if (recorded.isInt()) {
+      auto v = concreteSize(recorded.as<SymInt>());
+      if (!v) return invalidInput("its recorded value " + recorded.as<SymInt>().str() + " has no value here");
+      return Value(SymInt(*v));
+    }
+    return recorded;  // None, a bool, a number: the recorded value itself
+  };
+  if (node.val.isNone())
+    return invalidInput("op '" + node.target + "' is unknown to this build (kept as an opaque node) and records no value to stand in for it");
+  auto v = make(node.val);
+  if (!v.ok()) return invalidInput("opaque op '" + node.target + "': " + v.error().message);
+  return v;
 }
 
 Result<Value> Interpreter::output(const Node& node) {

@@ -6,6 +6,8 @@
 // Errors name the node: "<what went wrong>; while executing %add_3 = aten.add.Tensor(%x, %y)".
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/core/Result.h"
@@ -35,6 +37,9 @@ class Interpreter {
   // The value a node produced; None if it has not run yet or was already freed.
   const Value& value(NodeRef r) const { return env_[static_cast<size_t>(r.index)]; }
   const ValueList& outputs() const { return outputs_; }
+  // The opaque nodes (ops this build does not know, kept at load) that ran so far: their
+  // values came from their recorded meta, so values downstream of them are not real.
+  const std::vector<std::string>& opaqueNodesRun() const { return opaqueRun_; }
 
  protected:
   virtual Result<Value> runNode(const Node& node);
@@ -43,6 +48,12 @@ class Interpreter {
   // by their values.
   virtual Result<Value> callOp(const Node& node, const ValueList& args);
   virtual Result<Value> output(const Node& node);
+  // An opaque node's value: zero tensors with the recorded sizes, strides and offset (a list
+  // for a multi-output op), so the graph after it still runs and checks its layouts.
+  virtual Result<Value> opaqueValue(const Node& node);
+  // A recorded size as a number: its value when concrete, else the trace-time hint (the debug
+  // interpreter binds symbols to the real input sizes instead).
+  virtual std::optional<int64_t> concreteSize(const SymInt& s) const { return s.hint(); }
 
   // `arg` with every NodeRef replaced by that node's value.
   Value resolve(const Value& arg) const;
@@ -56,6 +67,7 @@ class Interpreter {
   std::vector<std::vector<int32_t>> freeAfter_;  // node index -> values whose last use it is
   ValueList inputs_;
   ValueList outputs_;
+  std::vector<std::string> opaqueRun_;
   size_t cursor_ = 0;
   size_t nextInput_ = 0;
 };

@@ -96,9 +96,49 @@ OpFn OpRegistry::replaceKernel(std::string_view name, OpFn kernel) {
 }
 
 namespace {
-Result<ValueList> invoke(const OpDef& op, const OpFn& fn, const ValueList& args, const char* what) {
+
+// PyTorch passes a Python number given for a Tensor argument (`aten.mul.Tensor(x, 2)`, as FX
+// records `x * 2`) as a "wrapped number": a 0-dim tensor that type promotion ranks below every
+// dimensioned tensor. A 0-dim tensor of the number's kind gives the same promotion - bool, int64,
+// and for a float the default float32, or float64 when a tensor argument is float64 so the
+// value keeps its precision where PyTorch's would.
+bool hasWrappedNumbers(const OpDef& op, const ValueList& args) {
+  for (size_t i = 0; i < args.size() && i < op.schema.args.size(); ++i) {
+    const SchemaType& t = op.schema.args[i].type;
+    if (t.kind == ArgKind::Tensor && !t.isList && args[i].isNumber()) return true;
+  }
+  return false;
+}
+
+ValueList wrapNumbers(const OpDef& op, const ValueList& args, bool meta) {
+  bool float64 = false;
+  for (const auto& a : args) {
+    if (auto* t = a.tryAs<Tensor>(); t && t->defined()) float64 = float64 || t->dtype() == DType::Float64;
+    if (auto* m = a.tryAs<TensorMeta>()) float64 = float64 || m->dtype == DType::Float64;
+  }
+  ValueList out = args;
+  for (size_t i = 0; i < out.size() && i < op.schema.args.size(); ++i) {
+    const SchemaType& t = op.schema.args[i].type;
+    if (t.kind != ArgKind::Tensor || t.isList || !out[i].isNumber()) continue;
+    const Value& v = out[i];
+    const DType dtype = v.is<bool>() ? DType::Bool : v.is<SymInt>() ? DType::Int64 : float64 ? DType::Float64 : DType::Float32;
+    if (meta) {
+      TensorMeta m;
+      m.dtype = dtype;
+      out[i] = std::move(m);
+      continue;
+    }
+    const double x = v.is<bool>() ? (v.as<bool>() ? 1.0 : 0.0) : v.is<SymInt>() ? static_cast<double>(v.as<SymInt>().hint()) : v.as<double>();
+    auto scalar = Tensor::scalar(x, dtype);
+    if (scalar.ok()) out[i] = std::move(*scalar);
+  }
+  return out;
+}
+
+Result<ValueList> invoke(const OpDef& op, const OpFn& fn, const ValueList& args, const char* what, bool meta) {
   if (!fn) return invalidInput(op.name + " has no " + what);
   try {
+    if (hasWrappedNumbers(op, args)) return fn(wrapNumbers(op, args, meta));
     return fn(args);
   } catch (const OpError& e) {
     return Error{e.code(), e.what(), {}};
@@ -111,11 +151,11 @@ Result<ValueList> invoke(const OpDef& op, const OpFn& fn, const ValueList& args,
 }  // namespace
 
 Result<ValueList> callMeta(const OpDef& op, const ValueList& args) {
-  return invoke(op, op.meta, args, "meta function");
+  return invoke(op, op.meta, args, "meta function", true);
 }
 
 Result<ValueList> callKernel(const OpDef& op, const ValueList& args) {
-  return invoke(op, op.kernel, args, "CPU kernel");
+  return invoke(op, op.kernel, args, "CPU kernel", false);
 }
 
 }  // namespace fathom

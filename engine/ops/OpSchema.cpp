@@ -225,7 +225,7 @@ namespace {
 bool scalarFits(const Value& v, ArgKind kind) {
   if (v.is<NodeRef>()) return kind != ArgKind::Str && kind != ArgKind::ScalarType;
   switch (kind) {
-    case ArgKind::Tensor: return v.is<Tensor>() || v.is<TensorMeta>();
+    case ArgKind::Tensor: return v.is<Tensor>() || v.is<TensorMeta>() || v.isNumber();  // a wrapped number (callKernel)
     case ArgKind::Int: case ArgKind::SymInt: return v.is<SymInt>();
     case ArgKind::Float: return v.is<double>() || v.is<SymInt>();
     case ArgKind::Bool: return v.is<bool>();

@@ -20,6 +20,7 @@
 #include "engine/frontend/Functional.h"
 #include "engine/interp/ExampleInputs.h"
 #include "samples/models/Models.h"
+#include "tests/bench/PythonScript.h"
 #include "tests/bench/TorchRepeatFlag.h"
 
 namespace fathom {
@@ -120,19 +121,8 @@ double timeOf(const std::string& prefix) {
 
 // PyTorch's lines "static_ms X" / "symbolic_ms X" / "symbolic_error ...", or nothing.
 std::map<std::string, std::string> torchReference(int repeat) {
-  const auto script = std::filesystem::path(FATHOM_SOURCE_DIR) / "tests" / "bench" / "aot_bert_torch.py";
-  const std::string cmd = "/usr/bin/python3 '" + script.string() + "' --repeat " + std::to_string(repeat) + " 2>&1";
-  std::map<std::string, std::string> out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char line[1024];
-  while (std::fgets(line, sizeof line, p)) {
-    std::string s(line);
-    if (!s.empty() && s.back() == '\n') s.pop_back();
-    const auto space = s.find(' ');
-    if (space != std::string::npos) out[s.substr(0, space)] = s.substr(space + 1);
-  }
-  pclose(p);
+  auto out = runTorchScript("aot_bert_torch.py", "--repeat " + std::to_string(repeat));
+  out.erase("output");
   return out;
 }
 

@@ -25,7 +25,7 @@ SCHEMA_REJECTS = {
     "top-level-array.json", "wrong-format.json", "wrong-version.json", "missing-version.json",
     "unknown-key.json", "no-graphs.json", "unknown-node-kind.json", "unknown-argument-tag.json",
     "bad-float-tag.json", "negative-size.json", "negative-stride.json", "float-size.json",
-    "integer-out-of-int64-range.json", "invalid-dtype.json", "seed-and-data.json",
+    "integer-out-of-int64-range.json", "invalid-dtype.json", "seed-and-data.json", "output-seed.json",
 }
 NOT_JSON = {
     "truncated.json", "empty.json", "not-json.json", "trailing-garbage.json", "nan-literal.json",

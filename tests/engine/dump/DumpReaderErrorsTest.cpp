@@ -34,7 +34,7 @@ TEST(DumpReaderErrorsTest, EachProblemHasOneClearLine) {
       {"wrong format", R"({"format": "onnx", "version": 1, "graphs": {}})", "f.json: /format: expected \"fathom-dump\" but found \"onnx\""},
       {"wrong version", R"({"format": "fathom-dump", "version": 99, "graphs": {}})", "f.json: /version: unsupported version 99 (this build reads version 1)"},
       {"missing graphs", R"({"format": "fathom-dump", "version": 1})", "f.json: /: missing required key 'graphs'"},
-      {"unknown key", R"({"format": "fathom-dump", "version": 1, "graphs": {}, "grpahs": 1})", "f.json: /grpahs: unknown key 'grpahs' (expected one of: format, version, producer, shape_env, graphs, inputs, partition)"},
+      {"unknown key", R"({"format": "fathom-dump", "version": 1, "graphs": {}, "grpahs": 1})", "f.json: /grpahs: unknown key 'grpahs' (expected one of: format, version, producer, shape_env, graphs, inputs, outputs, partition)"},
       {"unknown op", wrapNodes(kX + R"(, {"name": "a", "kind": "call", "op": "aten.ad.Tensor", "args": [{"node": "x"}, {"node": "x"}]}, )" + kOut),
        "f.json: /graphs/forward/nodes/1/op: unknown op 'aten.ad.Tensor' (did you mean aten.add.Tensor"},
       {"dangling", wrapNodes(kX + R"(, {"name": "r", "kind": "call", "op": "aten.relu.default", "args": [{"node": "ghost"}]}, )" + kOut),

@@ -174,7 +174,7 @@ TEST(DebugInterpreterFaults, StridesOfSizeOneDimsOnlyWithStrictStrides) {
   Graph g = finished(b);
   g.mutableNodes()[1].val.as<TensorMeta>().strides[1] = 7;  // a size-1 dim's stride: insignificant
   EXPECT_TRUE(check(g).all.empty());
-  auto inputs = materializeInputs({ExampleInput{"x", fakeTensor(DType::Float32, {3, 1}), 1, {}, {}}});
+  auto inputs = materializeInputs({ExampleInput{"x", fakeTensor(DType::Float32, {3, 1}), 1, {}, {}, {}}});
   CheckOptions strictOptions;
   strictOptions.strictStrides = true;
   DebugInterpreter strict(g, strictOptions);
@@ -189,7 +189,7 @@ TEST(DebugInterpreterValues, NanIsReportedWithValueChecks) {
   NodeRef l = b.call("aten.log.default", {x});
   b.output({l});
   Graph g = finished(b);
-  auto inputs = materializeInputs({ExampleInput{"x", fakeTensor(DType::Float32, {2}), std::nullopt, {}, {-1.0, 2.0}}});
+  auto inputs = materializeInputs({ExampleInput{"x", fakeTensor(DType::Float32, {2}), std::nullopt, {}, {-1.0, 2.0}, {}}});
   ASSERT_TRUE(inputs.ok());
   CheckOptions withValues;
   withValues.checkValues = true;

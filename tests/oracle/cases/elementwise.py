@@ -35,6 +35,18 @@ def scalar(c, name, values=(2, 0.5), **kw):
         c.op(name, c.t((3, 4), dtype=torch.float16), v, **kw)
 
 
+def wrapped(c, name, **kw):
+    """A Python number where the schema takes a Tensor, as FX records `x * 2`: PyTorch wraps it in
+    a 0-dim tensor that promotes below dimensioned tensors (int stays int, float takes the
+    default dtype, float64 keeps the number's precision)."""
+    for dtype in (torch.float32, torch.float64, torch.float16, torch.int64, torch.int32):
+        c.op(name, c.t((3, 4), dtype=dtype, nonzero=True), 2, **kw)
+        c.op(name, c.t((3, 4), dtype=dtype, nonzero=True), 0.1, **kw)
+    c.op(name, c.t((), dtype=torch.int64), 2.5, **kw)
+    c.op(name, 3, c.t((2, 3), layout="transposed", nonzero=True), **kw)
+    c.op(name, c.t((3, 4), dtype=torch.bool), True, **kw)
+
+
 def unary(c, name, dtypes=FLOATS, **t_kw):
     for shape, layout in STANDARD:
         c.op(name, c.t(shape, layout=layout, **t_kw))
@@ -48,6 +60,8 @@ def cases(c):
     binary(c, "aten.sub.Tensor")
     binary(c, "aten.mul.Tensor")
     binary(c, "aten.div.Tensor")
+    for name in ("aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor", "aten.div.Tensor"):
+        wrapped(c, name)
     scalar(c, "aten.add.Scalar")
     scalar(c, "aten.sub.Scalar")
     scalar(c, "aten.mul.Scalar")

@@ -1,0 +1,198 @@
+"""Round trips through the fathom CLI (FATHOM_BIN): PyTorch exports -> fathom loads, runs and
+checks them, and reproduces PyTorch's own results.
+
+- BERT, ResNet-18 and MobileNetV2, forward and backward from AOT autograd in training mode
+  (batch norm updating its running stats; dropout off, since Fathom's generator is not
+  PyTorch's): `fathom run` on each graph matches every output PyTorch recorded (dtype, sizes and
+  strides exactly, values within --rtol 1e-4 of each output's largest element), and
+  `fathom check --all` finds no node whose recorded meta disagrees with the real result.
+- The joint graph recomputes the forward in Fathom, so a pre-activation within rounding of a
+  ReLU's kink can take the other side (measured once: MobileNetV2's clone_3 holds one value within
+  1e-6 of 0, and hardtanh_backward passes its gradient, 0.003, on one side only): its values are
+  compared for BERT and ResNet-18, its layouts for all three.
+- BERT with dropout on: outputs computed from random draws are compared in layout only.
+- PyTorch 1.13's fake tensors get two layouts wrong that its real kernels get right (found with
+  this tool): native_layer_norm of a transposed input (fake keeps the input's strides, real is
+  contiguous) and where.self with a transposed condition. `fathom check` on a fake-mode export
+  names both nodes as origins, while `fathom run` reproduces PyTorch's real outputs.
+- A symbolic export keeps its symbols and guards (`fathom guards`), and checks at other sizes.
+- A custom op is refused by name, and with --keep-unknown-ops runs as an opaque node.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumputil  # noqa: E402,F401  (path setup; skips the module without torch)
+
+import torch  # noqa: E402
+
+import fathom_torch  # noqa: E402
+import models  # noqa: E402
+
+FATHOM = os.environ.get("FATHOM_BIN")
+
+
+def fathom(*args, expect=0):
+    p = subprocess.run([FATHOM, *args], capture_output=True, text=True, timeout=300)
+    if expect is not None and p.returncode != expect:
+        raise AssertionError(f"fathom {' '.join(args)}: exit {p.returncode}, expected {expect}\n{p.stdout}{p.stderr}")
+    return p
+
+
+def fathom_json(*args, expect=0):
+    return json.loads(fathom(*args, "--json", expect=expect).stdout)
+
+
+def training(model, dropout=False):
+    model.train()
+    for m in model.modules():
+        if isinstance(m, torch.nn.Dropout):
+            m.train(dropout)
+    return model
+
+
+# The image models at 64x64: at 32x32 their last batch norms see 2 values per channel, and the
+# variance of two nearly equal numbers is rounding noise in any float32 implementation.
+ROUND_TRIP = {
+    "bert": lambda: models.bert(layers=2),
+    "resnet18": lambda: models.resnet18(size=64),
+    "mobilenet_v2": lambda: models.mobilenet_v2(size=64),
+}
+
+
+@unittest.skipUnless(FATHOM and os.path.exists(FATHOM), "set FATHOM_BIN to the fathom binary to run")
+class RoundTripTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dumps = {}
+        for name, build in ROUND_TRIP.items():
+            model, inputs = build()
+            cls.dumps[name] = fathom_torch.capture_aot(training(model), inputs, os.path.join(cls.tmp.name, f"{name}.fathom.json"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def assert_reproduces(self, report, values=True):
+        rec = report["recorded"]
+        tensors = sum(1 for o in report["outputs"] if "sizes" in o)
+        self.assertEqual(rec["compared"], tensors, "every tensor output has a recorded PyTorch value")
+        for o in rec["outputs"]:
+            self.assertTrue(o["dtype_match"] and o["sizes_match"] and o["strides_match"], o)
+            if values:
+                self.assertTrue(o["ok"], o)
+
+    def test_forward_and_backward_reproduce_pytorch(self):
+        for name, path in self.dumps.items():
+            for graph in ("forward", "backward"):
+                with self.subTest(model=name, graph=graph):
+                    report = fathom_json("run", path, "--graph", graph)
+                    self.assert_reproduces(report)
+                    self.assertEqual(report["recorded"]["mismatches"], 0)
+
+    def test_joint_reproduces_pytorch(self):
+        for name, path in self.dumps.items():
+            with self.subTest(model=name):
+                report = fathom_json("run", path, "--graph", "joint", expect=None)
+                self.assert_reproduces(report, values=name != "mobilenet_v2")
+
+    def test_pytorch_meta_agrees_with_real_results(self):
+        for name, path in self.dumps.items():
+            with self.subTest(model=name):
+                report = fathom_json("check", path, "--all")
+                self.assertEqual(report["mismatches"], [])
+                self.assertGreater(report["checked"], 100)
+
+    def test_text_report_names_the_comparison(self):
+        out = fathom("run", self.dumps["bert"], "--graph", "backward").stdout
+        self.assertRegex(out, r"all \d+ recorded outputs match PyTorch's")
+
+    def test_random_outputs_compare_in_layout_only(self):
+        model, inputs = models.bert(layers=1)
+        path = fathom_torch.capture_aot(training(model, dropout=True), inputs, os.path.join(self.tmp.name, "dropout.fathom.json"))
+        report = fathom_json("run", path, "--graph", "forward")
+        random = [o for o in report["recorded"]["outputs"] if o["random"]]
+        self.assertTrue(random, "dropout's outputs are marked random")
+        self.assertTrue(any(not o["random"] for o in report["recorded"]["outputs"]))
+        self.assertEqual(report["recorded"]["mismatches"], 0)
+        self.assertTrue(any(o["max_abs_diff"] > 1e-3 for o in random), "the draws really differ: layout-only is needed")
+
+
+def _meta_lies(x, c, y, z):
+    return torch.nn.functional.layer_norm(x.t(), [4]), torch.where(c.t() > 0, y, z)
+
+
+def _symbolic(x, w):
+    y = torch.relu(x @ w.t())
+    if y.shape[0] > 2:
+        y = y * 2
+    return y.reshape(y.shape[0] * y.shape[1]), y.sum(1)
+
+
+@unittest.skipUnless(FATHOM and os.path.exists(FATHOM), "set FATHOM_BIN to the fathom binary to run")
+class SymbolicAndOpaqueTest(unittest.TestCase):
+    def test_symbolic_export_keeps_its_guards(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = fathom_torch.capture_make_fx(_symbolic, (torch.randn(6, 3), torch.randn(5, 3)),
+                                                os.path.join(d, "sym.fathom.json"), "symbolic")
+            guards = fathom_json("guards", path)
+            symbols = {s["name"]: s for s in guards["symbols"]}
+            self.assertEqual({s["hint"] for s in symbols.values()}, {6, 3, 5})
+            exprs = [g["expr"] for g in guards["guards"]]
+            self.assertTrue(any("s0" in e and "2" in e for e in exprs), exprs)  # y.shape[0] > 2
+            x = next(n for n, s in symbols.items() if s["hint"] == 6)
+            self.assertEqual(fathom_json("check", path)["mismatches"], [])
+            self.assertEqual(fathom_json("check", path, "--sizes", f"{x}=9")["mismatches"], [])
+            report = fathom_json("run", path)
+            self.assert_all_ok(report)
+
+    def assert_all_ok(self, report):
+        self.assertGreater(report["recorded"]["compared"], 0)
+        self.assertEqual(report["recorded"]["mismatches"], 0, report["recorded"])
+
+    def test_check_finds_where_pytorch_fake_tensors_lie(self):
+        args = (torch.randn(4, 6), torch.randn(3, 4), torch.randn(4, 3), torch.randn(4, 1))
+        with tempfile.TemporaryDirectory() as d:
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                path = fathom_torch.capture_make_fx(_meta_lies, args, os.path.join(d, "lies.fathom.json"), "fake")
+            report = fathom_json("check", path, expect=1)
+            origins = {m["node"]: m for m in report["mismatches"] if m["origin"]}
+            # 1.13 records no meta on multi-output ops: the layer norm's output is its getitem's.
+            nodes = dumputil.nodes(dumputil.load(path))
+            made_by = {name: nodes[n["args"][0]["node"]]["op"] if n.get("op") == "getitem" else n.get("op")
+                       for name, n in nodes.items()}
+            self.assertEqual(sorted(made_by[name] for name in origins), ["aten.native_layer_norm.default", "aten.where.self"])
+            self.assertTrue(all(m["field"] == "strides" for m in origins.values()), origins)
+            self.assert_all_ok(fathom_json("run", path))  # Fathom's kernels do what PyTorch's real ones do
+
+    def test_custom_op_is_named_and_can_run_opaque(self):
+        lib = torch.library.Library("fathomtest", "DEF")
+        lib.define("scale(Tensor x) -> Tensor")
+        lib.impl("scale", lambda x: x * 3, "CPU")
+        try:
+            def f(x):
+                return torch.ops.fathomtest.scale(x.t()).relu() + 1
+            with tempfile.TemporaryDirectory() as d:
+                path = fathom_torch.capture_make_fx(f, (torch.randn(3, 4),), os.path.join(d, "custom.fathom.json"))
+                refused = fathom("info", path, expect=2)
+                self.assertIn("unknown op 'fathomtest.scale.default'", refused.stderr)
+                self.assertIn("--keep-unknown-ops", refused.stderr)
+                checked = fathom_json("check", path, "--keep-unknown-ops")
+                self.assertEqual(checked["mismatches"], [])
+                self.assertTrue(any("opaque op fathomtest.scale.default" in s for s in checked["skipped"]), checked)
+                ran = fathom_json("run", path, "--keep-unknown-ops", expect=1)  # zeros stand in for it: values differ
+                self.assertEqual(ran["opaque"], ["scale"])
+                self.assertTrue(all(o["sizes_match"] and o["strides_match"] for o in ran["recorded"]["outputs"]))
+        finally:
+            del lib
+
+
+if __name__ == "__main__":
+    unittest.main()
