@@ -16,4 +16,5 @@ void registerShapeOps(OpRegistry& registry);
 void registerNnOps(OpRegistry& registry);
 void registerIndexingOps(OpRegistry& registry);
 void registerGradientOps(OpRegistry& registry);
+void registerInplaceOps(OpRegistry& registry);  // last: derived from the functional ops
 }  // namespace fathom

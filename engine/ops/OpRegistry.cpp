@@ -18,9 +18,13 @@ OpRegistry& OpRegistry::global() {
 Status OpRegistry::add(std::string_view schemaText, OpFn meta, OpFn kernel) {
   auto schema = parseSchema(schemaText);
   if (!schema.ok()) return internalError("bad built-in schema: " + schema.error().str());
+  return add(std::move(*schema), std::move(meta), std::move(kernel));
+}
+
+Status OpRegistry::add(FunctionSchema schema, OpFn meta, OpFn kernel) {
   auto def = std::make_unique<OpDef>();
-  def->name = schema->qualifiedName();
-  def->schema = std::move(*schema);
+  def->name = schema.qualifiedName();
+  def->schema = std::move(schema);
   def->meta = std::move(meta);
   def->kernel = std::move(kernel);
   const std::string name = def->name;

@@ -42,6 +42,8 @@ class OpRegistry {
   // Adds an op from its ATen schema string; a bad schema or a duplicate name is a programming
   // error and returns an Internal error.
   Status add(std::string_view schema, OpFn meta, OpFn kernel);
+  // The same from a parsed schema (ops derived from another's, such as in-place variants).
+  Status add(FunctionSchema schema, OpFn meta, OpFn kernel);
 
   const OpDef* find(std::string_view name) const;
   // Up to `n` registered names closest to `name` (edit distance), for "did you mean".

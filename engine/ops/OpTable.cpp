@@ -8,7 +8,7 @@ namespace fathom {
 
 void registerBuiltinOps(OpRegistry& registry) {
   registerStructuralOps(registry);   // getitem
-  registerSymIntOps(registry);       // sym_size, operator.add / sub / mul / floordiv
+  registerSymIntOps(registry);       // sym_size, sym_stride, sym_numel, operator.add / sub / mul / floordiv / mod / neg
   registerPointwiseOps(registry);    // add, sub, mul, div, neg, relu, threshold_backward, ...
   registerReductionOps(registry);    // sum, mean, amax, max.dim, var, argmax, cumsum
   registerMatmulOps(registry);       // mm, addmm, bmm, baddbmm
@@ -20,6 +20,7 @@ void registerBuiltinOps(OpRegistry& registry) {
   registerNnOps(registry);           // convolution, native_batch_norm, max_pool2d, nll_loss, dropout, ...
   registerIndexingOps(registry);     // gather, index_select, embedding, nll_loss (+ backward)
   registerGradientOps(registry);     // slice_backward, select_backward, native_dropout_backward
+  registerInplaceOps(registry);      // add_, mul_, relu_, hardtanh_, ... copy_, fill_, zero_ (last: they wrap the above)
 }
 
 }  // namespace fathom

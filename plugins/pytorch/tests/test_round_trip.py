@@ -10,6 +10,9 @@ checks them, and reproduces PyTorch's own results.
   ReLU's kink can take the other side (measured once: MobileNetV2's clone_3 holds one value within
   1e-6 of 0, and hardtanh_backward passes its gradient, 0.003, on one side only): its values are
   compared for BERT and ResNet-18, its layouts for all three.
+- The same models through make_fx (real and fake tracing), whose graphs keep the in-place ops
+  of the model code (ReLU(inplace=True) -> relu_, num_batches_tracked += 1 -> add_, dropout's
+  div_): they run, reproduce PyTorch's output and check clean.
 - BERT with dropout on: outputs computed from random draws are compared in layout only.
 - PyTorch 1.13's fake tensors get two layouts wrong that its real kernels get right (found with
   this tool): native_layer_norm of a transposed input (fake keeps the input's strides, real is
@@ -107,6 +110,21 @@ class RoundTripTest(unittest.TestCase):
                 report = fathom_json("check", path, "--all")
                 self.assertEqual(report["mismatches"], [])
                 self.assertGreater(report["checked"], 100)
+
+    def test_make_fx_graphs_with_in_place_ops(self):
+        import warnings
+        for name, build in ROUND_TRIP.items():
+            for mode in ("real", "fake"):
+                with self.subTest(model=name, mode=mode):
+                    model, inputs = build()
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        path = fathom_torch.capture_make_fx(training(model), inputs,
+                                                            os.path.join(self.tmp.name, f"{name}-{mode}.fathom.json"), mode)
+                    ops = {n.get("op") for n in dumputil.nodes(dumputil.load(path)).values()}
+                    self.assertTrue(ops & {"aten.relu_.default", "aten.hardtanh_.default", "aten.add_.Tensor"} or name == "bert", ops)
+                    self.assert_reproduces(fathom_json("run", path))
+                    self.assertEqual(fathom_json("check", path)["mismatches"], [])
 
     def test_text_report_names_the_comparison(self):
         out = fathom("run", self.dumps["bert"], "--graph", "backward").stdout

@@ -47,6 +47,31 @@ def wrapped(c, name, **kw):
     c.op(name, c.t((3, 4), dtype=torch.bool), True, **kw)
 
 
+def inplace_cases(c):
+    """In-place variants as make_fx records them: the functional result copied into self, which
+    keeps its layout; the result may not grow self, nor be of a kind self cannot hold."""
+    # (Not into an expanded self: PyTorch refuses to write where elements share memory, which
+    # ExportedDumpTest checks, and this harness cannot record a write it cannot copy first.)
+    for shape, layout in [(s, l) for s, l in STANDARD if l != "expanded"]:
+        c.op("aten.add_.Tensor", c.t(shape, layout=layout), c.t(shape), alpha=2, mutates=(0,))
+        c.op("aten.relu_.default", c.t(shape, layout=layout), mutates=(0,))
+    c.op("aten.mul_.Tensor", c.t((3, 4), layout="transposed"), c.t((4,)), mutates=(0,))  # other broadcast
+    c.op("aten.mul_.Scalar", c.t((3, 4), layout="sliced"), 0.5, mutates=(0,))
+    c.op("aten.div_.Scalar", c.t((2, 3, 2, 3), layout="channels_last"), 0.9, mutates=(0,))
+    c.op("aten.div_.Tensor", c.t((3, 4), dtype=torch.float16), c.t((3, 4), nonzero=True), mutates=(0,))
+    c.op("aten.sub_.Tensor", c.t((3, 4), dtype=torch.int64), c.t((3, 4), dtype=torch.int32), mutates=(0,))
+    c.op("aten.add_.Tensor", c.t((), dtype=torch.int64), 1, mutates=(0,))  # num_batches_tracked += 1
+    c.op("aten.hardtanh_.default", c.t((3, 4), layout="transposed"), 0.0, 6.0, mutates=(0,))
+    c.op("aten.masked_fill_.Scalar", c.t((3, 4)), c.t((3, 4), dtype=torch.bool), -1.0, mutates=(0,))
+    c.op("aten.add_.Tensor", c.t((3, 1)), c.t((3, 4)), mutates=(0,))  # error: would grow self
+    c.op("aten.add_.Tensor", c.t((3, 4), dtype=torch.int64), c.t((3, 4)), mutates=(0,))  # error: Float into Long
+    c.op("aten.copy_.default", c.t((3, 4), layout="transposed"), c.t((4,), dtype=torch.float64), mutates=(0,))
+    c.op("aten.copy_.default", c.t((2, 3), dtype=torch.int32), c.t((2, 3)), mutates=(0,))
+    c.op("aten.copy_.default", c.t((3, 4)), c.t((5,)), mutates=(0,))  # error: does not broadcast
+    c.op("aten.fill_.Scalar", c.t((3, 4), layout="sliced"), 2.5, mutates=(0,))
+    c.op("aten.zero_.default", c.t((2, 3, 2, 3), layout="channels_last"), mutates=(0,))
+
+
 def unary(c, name, dtypes=FLOATS, **t_kw):
     for shape, layout in STANDARD:
         c.op(name, c.t(shape, layout=layout, **t_kw))
@@ -62,6 +87,7 @@ def cases(c):
     binary(c, "aten.div.Tensor")
     for name in ("aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor", "aten.div.Tensor"):
         wrapped(c, name)
+    inplace_cases(c)
     scalar(c, "aten.add.Scalar")
     scalar(c, "aten.sub.Scalar")
     scalar(c, "aten.mul.Scalar")
