@@ -194,6 +194,35 @@ echo '{"format": "fathom-inputs", "version": 1, "inputs": [{"name": "x", "dtype"
 usage_error "inputs file has 1 inputs" check samples/mlp.fathom.json --inputs "$T/x.inputs.json"
 usage_error "check: --graph and --all exclude each other" check samples/mlp.fathom.json --graph forward --all
 
+# --- dumps from PyTorch (tests/data/torch-*, written by plugins/pytorch) -----------------------------
+TM=tests/data/torch-mlp-aot.fathom.json
+for g in forward backward joint; do
+  ok run "$TM" --graph "$g" --json &&
+    expect_jq '.recorded.compared > 0 and .recorded.mismatches == 0 and ([.recorded.outputs[] | .strides_match] | all)' "$T/out" \
+      "run $TM --graph $g: every output matches the one PyTorch recorded"
+done
+ok run "$TM" --graph backward && grep -q "recorded outputs match PyTorch's" "$T/out" || fail "run $TM: the text names PyTorch"
+ok run "$TM" --seed 3 && grep -q "recorded outputs not compared" "$T/out" || fail "run --seed: recorded outputs are for the dump's own inputs"
+checks=$((checks + 1)); "$FATHOM" run "$TM" --graph backward --rtol 0 --atol 0 --json >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -le 1 ] || fail "run --rtol 0 --atol 0: exit $rc"
+ok info "$TM" --json && expect_jq '[.graphs.forward.example_inputs[] | select(has("file"))] | length > 0' "$T/out" "info: side-file inputs"
+ok check "$TM" --all --json && expect_jq '.mismatches == [] and .checked > 20' "$T/out" "check a PyTorch AOT export: clean"
+TL=tests/data/torch-fake-meta-lies.fathom.json
+checks=$((checks + 1)); "$FATHOM" check "$TL" --json >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] || fail "check $TL: exit $rc, expected 1 (PyTorch 1.13's fake strides are wrong there)"
+expect_jq '[.mismatches[] | select(.origin) | .field] == ["strides", "strides"]' "$T/out" "check $TL: the two fake-tensor strides are origins"
+ok run "$TL" && grep -q "all 2 recorded outputs match PyTorch's" "$T/out" || fail "run $TL: Fathom's kernels match PyTorch's real ones"
+# A copy without its side file: refused at load, naming the missing file.
+cp "$TM" "$T/alone.fathom.json"
+usage_error "side file '$T/torch-mlp-aot.fathom.bin' does not exist" info "$T/alone.fathom.json"
+# Unknown ops: refused by name, or kept as opaque nodes on request.
+jq '.graphs.forward.nodes |= map(if .name == "relu" then .op = "mylib.fused_relu.default" else . end)' samples/mlp.fathom.json >"$T/custom.json"
+usage_error "unknown op 'mylib.fused_relu.default'; --keep-unknown-ops loads it" info "$T/custom.json"
+ok info "$T/custom.json" --keep-unknown-ops --json && expect_jq '.graphs.forward.opaque == ["relu"]' "$T/out" "info: opaque nodes listed"
+ok run "$T/custom.json" --keep-unknown-ops --json && expect_jq '.opaque == ["relu"]' "$T/out" "run: opaque nodes listed"
+ok check "$T/custom.json" --keep-unknown-ops --json &&
+  expect_jq '.mismatches == [] and (.skipped | any(test("opaque op mylib.fused_relu.default")))' "$T/out" "check: opaque node skipped"
+
 # --- help, version, bad usage ----------------------------------------------------------------------
 ok --help && grep -q 'Usage: fathom' "$T/out" || fail "--help"
 ok --version && grep -Eq '^fathom [0-9]+\.[0-9]+' "$T/out" || fail "--version"

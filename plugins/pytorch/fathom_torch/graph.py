@@ -63,8 +63,24 @@ def _meta_val(node):
 
 def needs_real_val(node):
     """True when the trace left no fake value: only tensor_meta (which has no storage offset),
-    or nothing at all (torch 1.13's multi-output ops). A real run can then supply the layout."""
+    or nothing at all (torch 1.13's multi-output ops). A real run then supplies the offset, or
+    the whole layout where nothing was recorded."""
     return node.meta.get("val") is None
+
+
+def _with_real_offsets(traced, real):
+    """`traced` (tensor_meta's dtype, sizes and strides) completed with the real run's storage
+    offsets, so `fathom check` still compares PyTorch's traced layout with the real one; `real`
+    where nothing was traced (torch 1.13's multi-output ops)."""
+    if traced is None:
+        return real
+    if isinstance(traced, dict) and isinstance(real, dict):
+        if "offset" not in traced and "offset" in real and len(real.get("sizes", ())) == len(traced["sizes"]):
+            traced = dict(traced, offset=real["offset"])
+        return traced
+    if isinstance(traced, list) and isinstance(real, list) and len(traced) == len(real):
+        return [_with_real_offsets(t, r) for t, r in zip(traced, real)]
+    return traced
 
 
 def _module_path(node):
@@ -181,15 +197,18 @@ class GraphExport:
             if n.kwargs:
                 d["kwargs"] = {k: encode_arg(v, where, table) for k, v in n.kwargs.items()}
         meta = {}
+        v = _meta_val(n)
+        if v is not None:
+            v = val_meta(v, table, where)
+            if v is _OMIT:
+                v = None
         real = self.real_vals.get(n.name) if not self.symbolic else None
         if real is not None and real[0] == n.target and n.meta.get("val") is None:
-            meta["val"] = real[1]
-        else:
-            v = _meta_val(n)
-            if v is not None:
-                v = val_meta(v, table, where)
-                if v is not _OMIT:
-                    meta["val"] = v
+            # No fake value: keep what the trace recorded (tensor_meta) and take from the real
+            # run only what it lacks - the storage offset, or everything when nothing was recorded.
+            v = _with_real_offsets(v, real[1])
+        if v is not None:
+            meta["val"] = v
         meta_in = n.meta
         source = node_source(meta_in.get("stack_trace"))
         if source:

@@ -48,8 +48,8 @@ def val_meta(value, table, where):
         return out
     if _is_tensor_metadata(value):
         # ShapeProp / torch 1.13 real-mode make_fx and AOT: no storage offset is recorded, so
-        # none is written (the reader assumes 0) rather than a guess; when the graph runs on
-        # real inputs, GraphExport uses the measured layout instead (writer.run_recording).
+        # none is written here (the reader assumes 0) rather than a guess; when the graph runs
+        # on real inputs, GraphExport adds the real run's offset (graph._with_real_offsets).
         return {"dtype": dtype_name(value.dtype, where),
                 "sizes": [table.int_or_text(s) for s in value.shape],
                 "strides": [table.int_or_text(s) for s in value.stride]}

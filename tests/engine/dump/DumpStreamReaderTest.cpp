@@ -36,10 +36,12 @@ TEST(DumpStreamReader, SameResultAsDomReaderForEveryRepositoryFile) {
   ASSERT_GT(files.size(), 20u);
   for (const auto& file : files) {
     SCOPED_TRACE(file);
-    auto text = readFile((fs::path(FATHOM_TEST_DATA_DIR) / file).string());
+    // Labelled by full path: side files (tests/data/torch-*.fathom.bin) are found next to it.
+    const std::string path = (fs::path(FATHOM_TEST_DATA_DIR) / file).string();
+    auto text = readFile(path);
     ASSERT_TRUE(text.ok()) << text.error().str();
-    auto streamed = parseDump(*text, file);
-    auto dom = dumpread::parseDumpDomOnly(*text, file);
+    auto streamed = parseDump(*text, path);
+    auto dom = dumpread::parseDumpDomOnly(*text, path);
     ASSERT_EQ(streamed.ok(), dom.ok()) << (streamed.ok() ? dom.error().str() : streamed.error().str());
     if (streamed.ok()) {
       EXPECT_EQ(serializeDump(*streamed), serializeDump(*dom));

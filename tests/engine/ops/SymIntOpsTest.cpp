@@ -1,0 +1,37 @@
+// Size ops as FX records them (SymIntOps.cpp): torch 2's overload names next to 1.13's, strides,
+// numel and offset, and the integer operators on concrete values.
+#include <gtest/gtest.h>
+
+#include "tests/engine/ops/OpTestUtil.h"
+
+namespace fathom {
+namespace {
+using testing::makeTensor;
+using testing::opNamed;
+
+int64_t intResult(const std::string& op, const ValueList& args) {
+  auto out = callKernel(opNamed(op), args);
+  EXPECT_TRUE(out.ok()) << op << ": " << (out.ok() ? "" : out.error().str());
+  return out.ok() ? out->at(0).as<SymInt>().hint() : -1;
+}
+
+TEST(SymIntOpsTest, SizesStridesNumelAndOffsetOfAView) {
+  const Tensor x = makeTensor(DType::Float32, {3, 4}, {1, 5}, {}, 2);  // a transposed view at offset 2
+  EXPECT_EQ(intResult("aten.sym_size.default", {x, int64_t{1}}), 4);
+  EXPECT_EQ(intResult("aten.sym_size.int", {x, int64_t{-2}}), 3);  // torch 2's name, negative dims wrap
+  EXPECT_EQ(intResult("aten.sym_stride.int", {x, int64_t{1}}), 5);
+  EXPECT_EQ(intResult("aten.sym_numel.default", {x}), 12);
+  EXPECT_EQ(intResult("aten.sym_storage_offset.default", {x}), 2);
+}
+
+TEST(SymIntOpsTest, IntegerOperators) {
+  EXPECT_EQ(intResult("operator.mod", {int64_t{17}, int64_t{5}}), 2);
+  EXPECT_EQ(intResult("operator.neg", {int64_t{7}}), -7);
+  EXPECT_EQ(intResult("operator.floordiv", {int64_t{17}, int64_t{5}}), 3);
+  auto zero = callKernel(opNamed("operator.mod"), {int64_t{3}, int64_t{0}});
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.error().message, "integer division or modulo by zero");
+}
+
+}  // namespace
+}  // namespace fathom
