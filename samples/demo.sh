@@ -44,6 +44,15 @@ heading "Run forward + backward through aot_eager and compare with the eager aut
 "$FATHOM" run "$AOT" --backend aot_eager | tail -n 4
 rm -rf "$(dirname "$TRACED")"
 
+TORCH=tests/data/torch-mlp-aot.fathom.json
+heading "A graph exported from PyTorch 1.13 (plugins/pytorch): the backward reproduces PyTorch's gradients" "run $TORCH --graph backward"
+"$FATHOM" run "$TORCH" --graph backward | tail -n 3
+LIES=tests/data/torch-fake-meta-lies.fathom.json
+heading "Where PyTorch's own fake tensors record the wrong layout (exit 1: found a problem)" "check $LIES"
+set +e
+"$FATHOM" check "$LIES"
+set -e
+
 BAD=samples/bad/cycle.json
 heading "A broken dump: exit code 2 and one line naming the file, the place and the problem" "info $BAD"
 set +e

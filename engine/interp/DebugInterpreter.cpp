@@ -92,6 +92,14 @@ void DebugInterpreter::report(const Node& node, std::string field, std::string e
   m.graph = options_.graphName;
   m.node = node.name;
   m.op = node.kind == NodeKind::Placeholder ? "placeholder" : node.target;
+  // An element of a multi-output op (PyTorch 1.13 records meta only there): name the op, which
+  // is what computed the wrong layout - "aten.native_layer_norm.default[0]".
+  if (node.target == "getitem" && node.args.size() == 2) {
+    const auto* src = node.args[0].tryAs<NodeRef>();
+    const auto* index = node.args[1].tryAs<SymInt>();
+    if (src && index && graph().node(*src).kind == NodeKind::Call)
+      m.op = graph().node(*src).target + "[" + index->str() + "]";
+  }
   m.field = std::move(field);
   m.expected = std::move(expected);
   m.actual = std::move(actual);
