@@ -121,6 +121,15 @@ int runCheck(const CheckCliOptions& o) {
     auto b = parseSizes(o.sizes);
     if (!b.ok()) return reportError(b.error());
     binding = std::move(*b);
+    // A symbol the trace replaced (specialized to a constant, or unified with another) no longer
+    // stands for a free size: binding it would be silently ignored.
+    for (const auto& [symbol, value] : *binding) {
+      const auto index = dump->shapeEnv->symbolIndex(symbol);
+      if (!index) continue;  // reported below, with the other unknown names
+      if (auto it = dump->shapeEnv->replacements().find(*index); it != dump->shapeEnv->replacements().end())
+        return usageError("--sizes: " + symbol + " was replaced by " + it->second.str() +
+                          " when traced (shape_env replacements), so it cannot take another size");
+    }
     // Symbols not named keep the size they were traced at.
     const auto& symbols = dump->shapeEnv->symbols();
     for (size_t i = 0; i < symbols.size(); ++i) binding->emplace(sym::symbolName(static_cast<int32_t>(i)), symbols[i].hint);

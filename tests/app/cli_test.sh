@@ -190,6 +190,7 @@ ok run tests/data/mlp-aot.fathom.json --backend aot_eager --check --json &&
 usage_error "these sizes do not satisfy the dump's guards: s0 >= 2 fails with s0 = 1" check tests/data/mlp-aot.fathom.json --sizes s0=1
 usage_error "--sizes: 'eight' is not SYMBOL=SIZE" check tests/data/mlp-aot.fathom.json --sizes eight
 usage_error "--sizes needs a symbolic dump" check samples/mlp.fathom.json --sizes s0=2
+usage_error "--sizes: s1 was replaced by 784 when traced" check tests/data/mlp-dynamic.fathom.json --sizes s1=5
 echo '{"format": "fathom-inputs", "version": 1, "inputs": [{"name": "x", "dtype": "float32", "sizes": [2, 3], "seed": 1}]}' >"$T/x.inputs.json"
 usage_error "inputs file has 1 inputs" check samples/mlp.fathom.json --inputs "$T/x.inputs.json"
 usage_error "check: --graph and --all exclude each other" check samples/mlp.fathom.json --graph forward --all
