@@ -1,4 +1,4 @@
-// Sum-like reductions: sum.default, sum.dim_IntList, mean.dim, var.correction. The other
+// Sum-like reductions: sum.default, sum.dim_IntList, mean.default, mean.dim, var.correction. The other
 // reductions live in the files ReductionFamilies.h lists; this file's registration calls them.
 //
 // Layout: ReductionLayout.h (a fresh contiguous tensor of the reduced shape).
@@ -81,10 +81,11 @@ Tensor sumKernel(const Tensor& self, const ReductionLayout& r, bool mean) {
   return out;
 }
 
-// sum.default(self, *, dtype): every dim, no keepdim.
-ReductionLayout sumLayout(const ValueList& margs) {
+// sum.default / mean.default(self, *, dtype): every dim, no keepdim.
+ReductionLayout sumLayout(const ValueList& margs, bool mean = false) {
   const TensorMeta& self = metaArg(margs, 0);
-  return reductionLayout(self, std::nullopt, false, sumDtype(self, optionalDTypeArg(margs, 1)));
+  const auto dtype = optionalDTypeArg(margs, 1);
+  return reductionLayout(self, std::nullopt, false, mean ? meanDtype(self, dtype) : sumDtype(self, dtype));
 }
 // sum.dim_IntList / mean.dim (self, dim, keepdim, *, dtype).
 ReductionLayout dimLayout(const ValueList& margs, bool mean) {
@@ -149,6 +150,10 @@ void registerReductionOps(OpRegistry& registry) {
       [](const ValueList& args) {
         return ValueList{sumKernel(tensorArg(args, 0), dimLayout(metaArgs(args), false), false)};
       });
+  (void)registry.add(
+      "aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor",
+      [](const ValueList& args) { return ValueList{sumLayout(args, true).output}; },
+      [](const ValueList& args) { return ValueList{sumKernel(tensorArg(args, 0), sumLayout(metaArgs(args), true), true)}; });
   (void)registry.add(
       "aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
       [](const ValueList& args) { return ValueList{dimLayout(args, true).output}; },

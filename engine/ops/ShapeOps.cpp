@@ -2,6 +2,7 @@
 // copy), split (a list of views), flip (a copy reading the input backwards), cat and stack (see
 // Concat.h). Meta functions and kernels share one layout function per op.
 #include "engine/core/Error.h"
+#include "engine/ops/Broadcast.h"
 #include "engine/ops/Concat.h"
 #include "engine/ops/Copy.h"
 #include "engine/ops/MemoryLayout.h"
@@ -73,6 +74,25 @@ std::vector<TensorMeta> splitLayout(const TensorMeta& self, int64_t splitSize, i
   return out;
 }
 
+// split_with_sizes: narrow()s of the given lengths along dim, which must add up to its size.
+std::vector<TensorMeta> splitWithSizesLayout(const TensorMeta& self, const IntList& lengths, int64_t dim) {
+  FATHOM_CHECK(self.dim() != 0, "split expects at least a 1-dimensional tensor");
+  dim = wrapDim(dim, self.dim());
+  const SymInt dimSize = self.sizes[dim];
+  std::vector<TensorMeta> out;
+  int64_t start = 0;
+  for (int64_t length : lengths) {
+    FATHOM_CHECK(length >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=",
+                 sizesStr({lengths.begin(), lengths.end()}));
+    out.push_back(sliceView(self, dim, SymInt(start), SymInt(start + length), 1));
+    start += length;
+  }
+  FATHOM_CHECK(symEq(dimSize, start, "split_with_sizes: the lengths add up to the dim"),
+               "split_with_sizes expects split_sizes to sum exactly to ", dimSize.str(), " (input tensor's size at dimension ",
+               dim, "), but got split_sizes=", sizesStr({lengths.begin(), lengths.end()}));
+  return out;
+}
+
 ValueList splitMeta(const ValueList& args) {
   ValueList pieces;
   for (auto& m : splitLayout(metaArg(args, 0), intArg(args, 1), intArg(args, 2))) pieces.emplace_back(std::move(m));
@@ -83,6 +103,20 @@ ValueList splitKernel(const ValueList& args) {
   const Tensor& self = tensorArg(args, 0);
   ValueList pieces;
   for (const auto& m : splitLayout(self.meta(), intArg(args, 1), intArg(args, 2)))
+    pieces.emplace_back(realizeView(self, m));
+  return {Value(std::move(pieces))};
+}
+
+ValueList splitWithSizesMeta(const ValueList& args) {
+  ValueList pieces;
+  for (auto& m : splitWithSizesLayout(metaArg(args, 0), *optionalIntListArg(args, 1), intArg(args, 2))) pieces.emplace_back(std::move(m));
+  return {Value(std::move(pieces))};
+}
+
+ValueList splitWithSizesKernel(const ValueList& args) {
+  const Tensor& self = tensorArg(args, 0);
+  ValueList pieces;
+  for (const auto& m : splitWithSizesLayout(self.meta(), *optionalIntListArg(args, 1), intArg(args, 2)))
     pieces.emplace_back(realizeView(self, m));
   return {Value(std::move(pieces))};
 }
@@ -141,6 +175,8 @@ void registerShapeOps(OpRegistry& registry) {
   (void)registry.add("aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", reshapeMeta, reshapeKernel);
   (void)registry.add("aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]", splitMeta,
                      splitKernel);
+  (void)registry.add("aten::split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]",
+                     splitWithSizesMeta, splitWithSizesKernel);
   (void)registry.add(
       "aten::flip(Tensor self, int[] dims) -> Tensor",
       [](const ValueList& args) { return ValueList{flipLayout(metaArg(args, 0), toIntList(args.at(1)))}; },

@@ -32,9 +32,12 @@ def sum_like(c):
                 c.op("aten.mean.dim", x, dims, keepdim)
         c.op("aten.sum.dim_IntList", x, [], True)  # empty list: every dim
         c.op("aten.mean.dim", x, None, False)
+        c.op("aten.mean.default", x)
     for dtype in FLOATS[1:] + INTS:
         x = c.t((3, 4), dtype=dtype, lo=0 if dtype == torch.uint8 else -4, hi=8)
         c.op("aten.sum.default", x)
+        c.op("aten.mean.default", x)  # an error for integer dtypes
+        c.op("aten.mean.default", x, dtype=torch.float64)
         c.op("aten.sum.dim_IntList", x, [1], False)
         c.op("aten.mean.dim", x, [0], True)  # error for integer dtypes
         c.op("aten.mean.dim", x, [-1], False, dtype=torch.float64)

@@ -139,6 +139,14 @@ def splits(c):
     c.op("aten.split.Tensor", c.t((3, 4)), 0)       # error: split_size 0 on a non-empty dim
     c.op("aten.split.Tensor", c.t((3, 4)), -1)      # error: negative
     c.op("aten.split.Tensor", c.t((3, 4)), 2, 2)    # error: dim
+    # split_with_sizes (torch.split with a list): views of the given lengths
+    for shape, layout in STANDARD:
+        if len(shape) >= 2 and shape[-1] >= 3:
+            c.op("aten.split_with_sizes.default", c.t(shape, layout=layout), [1, shape[-1] - 1], -1)
+            c.op("aten.split_with_sizes.default", c.t(shape, layout=layout), [0, shape[0], 0], 0)
+    c.op("aten.split_with_sizes.default", c.t((3, 4)), [1, 2], 1)    # error: lengths add up to 3, not 4
+    c.op("aten.split_with_sizes.default", c.t((3, 4)), [5, -1], 1)   # error: negative length
+    c.op("aten.split_with_sizes.default", c.t(()), [1])              # error: 0-dim
 
 
 def as_strided(c):
