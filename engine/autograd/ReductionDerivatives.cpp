@@ -59,6 +59,13 @@ void registerReductionDerivatives() {
     const SymValues sizes = c.sizes(0);
     c.set(0, expandBack(c.grad(), sizes, reducedDims(c, 1, sizes.size()), c.flag(2)));
   });
+  registerDerivative("aten.mean.default", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    const SymValues sizes = c.sizes(0);
+    IntList all(sizes.size());
+    for (size_t d = 0; d < all.size(); ++d) all[d] = static_cast<int64_t>(d);
+    c.set(0, divByCount(expand(c.grad(), sizes), reducedCount(sizes, all)));
+  });
   registerDerivative("aten.mean.dim", [](GradContext& c) {
     if (!c.needs(0)) return;
     const SymValues sizes = c.sizes(0);

@@ -70,12 +70,15 @@ void registerShapeDerivatives() {
     if (c.needs(0))
       c.set(0, callOp1("aten.select_backward.default", {c.grad(), c.sizes(0), c.integer(1), c.integer(2)}));
   });
-  registerDerivative("aten.split.Tensor", [](GradContext& c) {
+  // split / split_with_sizes: the pieces' gradients side by side (zeros for unused pieces).
+  const auto splitBackward = [](GradContext& c) {
     if (!c.needs(0)) return;
     std::vector<Tensor> parts;
     for (size_t i = 0; i < c.numOutputs(); ++i) parts.push_back(c.grad(i).defined() ? c.grad(i) : zerosLike(c.output(i)));
     c.set(0, cat(parts, c.integer(2)));
-  });
+  };
+  registerDerivative("aten.split.Tensor", splitBackward);
+  registerDerivative("aten.split_with_sizes.default", splitBackward);
   registerDerivative("aten.cat.default", [](GradContext& c) {
     const TensorList& inputs = c.tensors(0);
     if (inputs.empty()) return;

@@ -25,6 +25,7 @@ std::vector<GradCase> reductionGradCases() {
       reduce("aten.sum.default", "", real({3, 4}), {}),
       reduce("aten.sum.dim_IntList", "dim 1 of a transposed input", real({4, 3}), {IntList{1}, false}, {}, true),
       reduce("aten.sum.dim_IntList", "keepdim, negative dim", real({2, 3, 4}), {IntList{-1, 0}, true}),
+      reduce("aten.mean.default", "a transposed input", real({4, 3}), {}, {}, true),
       reduce("aten.mean.dim", "", real({2, 3, 4}), {IntList{1}, false}),
       reduce("aten.mean.dim", "all dims, keepdim", real({3, 4}), {None{}, true}),
       reduce("aten.amax.default", "one dim", noTies({3, 4}), {IntList{1}, false}),

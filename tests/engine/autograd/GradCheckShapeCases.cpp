@@ -38,6 +38,11 @@ std::vector<GradCase> shapeGradCases() {
        [](const TensorList& x) { return split(x[0], 2, 0); }},
       {"aten.split.Tensor", "only the last part used", {real({5, 3})},
        [](const TensorList& x) { return one(split(x[0], 2, 0)[2]); }},
+      {"aten.split_with_sizes.default", "three parts along dim 1, the middle one unused", {real({3, 5})},
+       [](const TensorList& x) {
+         auto parts = callOp("aten.split_with_sizes.default", {x[0], IntList{1, 3, 1}, 1});
+         return TensorList{parts[0], parts[2]};
+       }},
       {"aten.cat.default", "dim 1, a transposed part", {real({3, 2}), real({2, 3}, -2, 2, 1)},
        [](const TensorList& x) { return one(cat({x[0], t(x[1])}, 1)); }},
       {"aten.stack.default", "", {real({3, 4}), real({3, 4}, -2, 2, 1)},
