@@ -1,0 +1,274 @@
+#include "minifier/Minify.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "engine/aot/GraphExtract.h"
+#include "engine/interp/ExampleInputs.h"
+#include "engine/interp/Interpreter.h"
+
+namespace fathom::minify {
+namespace {
+
+// A cut of the original graph: its inputs (node indices, ascending) and returned values.
+struct Cut {
+  std::vector<int32_t> inputs;
+  ValueList outputs;
+};
+
+// The example input standing for a call node cut into an input: its real value, inline.
+ExampleInput inputFromValue(const Node& node, const Tensor& t) {
+  ExampleInput in;
+  in.name = node.name;
+  in.meta = t.meta();
+  in.data.reserve(static_cast<size_t>(t.numel()));
+  for (int64_t i = 0; i < t.numel(); ++i) in.data.push_back(t.atLinear(i));
+  return in;
+}
+
+class Minifier {
+ public:
+  Minifier(const Graph& g, const std::vector<ExampleInput>& inputs, const Oracle& oracle)
+      : graph_(g), oracle_(oracle) {
+    const auto ph = g.placeholders();
+    for (size_t i = 0; i < ph.size() && i < inputs.size(); ++i) placeholderInputs_[ph[i].index] = inputs[i];
+  }
+
+  Status computeRealValues(const std::vector<ExampleInput>& inputs) {
+    auto tensors = materializeInputs(inputs);
+    FATHOM_TRY(tensors);
+    Interpreter interp(graph_, InterpreterOptions{true});
+    FATHOM_TRY(interp.start(std::move(*tensors)));
+    while (!interp.done()) {
+      const size_t at = interp.cursor();
+      if (!interp.step().ok()) break;  // the failure itself may be an error: values up to it
+      real_.resize(at + 1);
+      real_[at] = interp.value(NodeRef{static_cast<int32_t>(at)});
+    }
+    real_.resize(graph_.size());
+    return {};
+  }
+
+  // The candidate of a cut, or nothing when it cannot be built (an input without a real value).
+  std::optional<Candidate> build(const Cut& cut) const {
+    std::vector<NodeRef> refs;
+    Candidate c;
+    for (int32_t i : cut.inputs) {
+      refs.push_back(NodeRef{i});
+      const Node& n = graph_.nodes()[static_cast<size_t>(i)];
+      if (auto it = placeholderInputs_.find(i); it != placeholderInputs_.end()) {
+        c.inputs.push_back(it->second);
+        continue;
+      }
+      const auto* t = real_[static_cast<size_t>(i)].tryAs<Tensor>();
+      if (!t || !t->defined()) return std::nullopt;  // only tensors can become inputs
+      c.inputs.push_back(inputFromValue(n, *t));
+    }
+    auto g = aot::extractGraph(graph_, refs, cut.outputs, "candidate");
+    if (!g.ok()) return std::nullopt;
+    c.graph = std::move(*g);
+    // Inputs nothing reads are dropped (with their example inputs).
+    return dropUnusedInputs(std::move(c));
+  }
+
+  bool fails(const Cut& cut) {
+    const std::string key = keyOf(cut);
+    if (auto it = cache_.find(key); it != cache_.end()) {
+      ++stats_.cacheHits;
+      return it->second;
+    }
+    auto c = build(cut);
+    bool answer = false;
+    if (c) {
+      ++stats_.queries;
+      answer = oracle_(*c);
+    }
+    cache_[key] = answer;
+    return answer;
+  }
+
+  // The call nodes a cut computes (not inputs), in graph order.
+  std::vector<int32_t> computed(const Cut& cut) const {
+    auto c = build(cut);
+    std::vector<int32_t> out;
+    if (!c) return out;
+    for (const auto& n : c->graph.nodes())
+      if (n.kind == NodeKind::Call)
+        if (auto r = graph_.find(n.name)) out.push_back(r->index);
+    return out;
+  }
+
+  // Truncate suffix: the earliest node whose value alone, returned, still fails.
+  bool truncateSuffix(Cut& best) {
+    const auto nodes = computed(best);
+    // Monotone in the common case (a failure at node k shows in any suffix cut after it):
+    // binary search, then the answer is re-verified by fails() itself.
+    size_t lo = 0, hi = nodes.size();
+    std::optional<size_t> found;
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      Cut c{allPlaceholders(), {Value(NodeRef{nodes[mid]})}};
+      if (fails(c)) {
+        found = mid;
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    if (!found) return false;
+    Cut c{allPlaceholders(), {Value(NodeRef{nodes[*found]})}};
+    if (sizeOf(c) >= sizeOf(best)) return false;
+    best = std::move(c);
+    return true;
+  }
+
+  // Remove outputs: drop chunks of outputs (ddmin-style halving), keeping at least one.
+  bool removeOutputs(Cut& best) {
+    bool improved = false;
+    for (size_t chunk = std::max<size_t>(best.outputs.size() / 2, 1); chunk >= 1; chunk /= 2) {
+      for (size_t start = 0; start < best.outputs.size() && best.outputs.size() > 1;) {
+        Cut c = best;
+        const size_t end = std::min(start + chunk, c.outputs.size());
+        if (end - start >= c.outputs.size()) break;
+        c.outputs.erase(c.outputs.begin() + static_cast<std::ptrdiff_t>(start), c.outputs.begin() + static_cast<std::ptrdiff_t>(end));
+        if (fails(c)) {
+          best = std::move(c);
+          improved = true;
+        } else {
+          start = end;
+        }
+      }
+      if (chunk == 1) break;
+    }
+    return improved;
+  }
+
+  // Nodes -> inputs: cut chunks of computed nodes into inputs (their upstream drops out),
+  // latest first; after a success the same chunk size is tried again on the smaller candidate,
+  // and halving down to single nodes makes the result 1-minimal.
+  bool nodesToInputs(Cut& best) {
+    bool improved = false;
+    size_t chunk = std::max<size_t>(computed(best).size() / 2, 1);
+    for (;;) {
+      auto nodes = computed(best);
+      std::reverse(nodes.begin(), nodes.end());
+      bool progress = false;
+      for (size_t start = 0; start < nodes.size() && !progress; start += chunk) {
+        Cut c = best;
+        for (size_t k = start; k < std::min(start + chunk, nodes.size()); ++k) c.inputs.push_back(nodes[k]);
+        std::sort(c.inputs.begin(), c.inputs.end());
+        c.inputs.erase(std::unique(c.inputs.begin(), c.inputs.end()), c.inputs.end());
+        if (sizeOf(c) < sizeOf(best) && fails(c)) {
+          best = std::move(c);
+          improved = progress = true;
+        }
+      }
+      if (progress) continue;
+      if (chunk == 1) break;
+      chunk /= 2;
+    }
+    return improved;
+  }
+
+  Result<MinifyResult> run() {
+    Cut best{allPlaceholders(), originalOutputs()};
+    stats_.startNodes = graph_.size();
+    if (!fails(best)) return invalidInput("the graph does not fail as the oracle asks: nothing to minify");
+    struct Pass {
+      const char* name;
+      bool (Minifier::*fn)(Cut&);
+    };
+    const Pass passes[] = {{"truncate suffix", &Minifier::truncateSuffix},
+                           {"remove outputs", &Minifier::removeOutputs},
+                           {"nodes to inputs", &Minifier::nodesToInputs}};
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& p : passes) {
+        if ((this->*p.fn)(best)) {
+          changed = true;
+          if (std::find(stats_.passesThatHelped.begin(), stats_.passesThatHelped.end(), p.name) == stats_.passesThatHelped.end())
+            stats_.passesThatHelped.push_back(p.name);
+        }
+      }
+    }
+    auto c = build(best);
+    if (!c) return internalError("the minimized cut cannot be rebuilt");
+    stats_.endNodes = c->graph.size();
+    return MinifyResult{std::move(*c), stats_};
+  }
+
+ private:
+  std::vector<int32_t> allPlaceholders() const {
+    std::vector<int32_t> out;
+    for (NodeRef r : graph_.placeholders()) out.push_back(r.index);
+    return out;
+  }
+
+  ValueList originalOutputs() const {
+    const Node* out = graph_.outputNode();
+    if (!out || out->args.empty()) return {};
+    if (auto* l = out->args[0].tryAs<ValueList>()) return *l;
+    return {out->args[0]};
+  }
+
+  size_t sizeOf(const Cut& cut) const {
+    auto c = build(cut);
+    return c ? c->graph.size() : SIZE_MAX;
+  }
+
+  static Candidate dropUnusedInputs(Candidate c) {
+    const auto users = c.graph.users();
+    const auto ph = c.graph.placeholders();
+    std::vector<NodeRef> keep;
+    std::vector<ExampleInput> inputs;
+    for (size_t i = 0; i < ph.size(); ++i) {
+      if (users[static_cast<size_t>(ph[i].index)].empty()) continue;
+      keep.push_back(ph[i]);
+      inputs.push_back(c.inputs[i]);
+    }
+    if (keep.size() == ph.size()) return c;
+    const Node* out = c.graph.outputNode();
+    auto g = aot::extractGraph(c.graph, keep, out->args[0].as<ValueList>(), "candidate");
+    if (!g.ok()) return c;
+    return Candidate{std::move(*g), std::move(inputs)};
+  }
+
+  static std::string keyOf(const Cut& cut) {
+    std::string key;
+    for (int32_t i : cut.inputs) key += std::to_string(i) + ",";
+    key += "|";
+    std::function<void(const Value&)> add = [&](const Value& v) {
+      if (auto* r = v.tryAs<NodeRef>()) key += std::to_string(r->index) + ",";
+      else if (auto* l = v.tryAs<ValueList>()) {
+        key += "[";
+        for (const auto& e : *l) add(e);
+        key += "]";
+      } else {
+        key += "c,";
+      }
+    };
+    for (const auto& v : cut.outputs) add(v);
+    return key;
+  }
+
+  const Graph& graph_;
+  const Oracle& oracle_;
+  std::map<int32_t, ExampleInput> placeholderInputs_;
+  std::vector<Value> real_;
+  std::map<std::string, bool> cache_;
+  MinifyStats stats_;
+};
+
+}  // namespace
+
+Result<MinifyResult> minify(const Graph& graph, const std::vector<ExampleInput>& inputs, const Oracle& oracle) {
+  if (graph.placeholders().size() != inputs.size())
+    return invalidInput("the graph has " + std::to_string(graph.placeholders().size()) + " placeholders but " +
+                        std::to_string(inputs.size()) + " inputs were given");
+  Minifier m(graph, inputs, oracle);
+  FATHOM_TRY(m.computeRealValues(inputs));
+  return m.run();
+}
+
+}  // namespace fathom::minify

@@ -1,0 +1,105 @@
+// The minifier's core: tiny failures with asserted final sizes (issue 8's test plan, in-process).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <set>
+
+#include "engine/core/Error.h"
+#include "engine/graph/GraphBuilder.h"
+#include "engine/interp/ExampleInputs.h"
+#include "engine/interp/Interpreter.h"
+#include "engine/ops/OpOverride.h"
+#include "minifier/Minify.h"
+
+namespace fathom {
+namespace {
+
+// A chain of `n` pointwise nodes over x (alternating neg / relu / mul by 1), with the culprit
+// op at position `at`, and a few side outputs so removing outputs matters too.
+Graph chain(int n, const std::set<int>& culprits) {
+  GraphBuilder b;
+  NodeRef x = b.input("x", fakeTensor(DType::Float32, {4, 3}));
+  NodeRef h = x;
+  ValueList outs;
+  for (int i = 0; i < n; ++i) {
+    const char* op = culprits.count(i) ? "aten.tanh.default" : (i % 2 ? "aten.neg.default" : "aten.abs.default");
+    h = b.call(op, {h});
+    if (i % 100 == 50) outs.push_back(h);
+  }
+  outs.push_back(h);
+  b.output(outs);
+  auto g = b.finish();
+  EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.error().str());
+  return std::move(*g);
+}
+
+std::vector<ExampleInput> seeded(const Graph& g) {
+  auto in = inputsFromPlaceholders(g, 1);
+  EXPECT_TRUE(in.ok());
+  return *in;
+}
+
+// The oracle: running the candidate throws in the (miscompiled) tanh kernel.
+bool throwsInTanh(const minify::Candidate& c) {
+  auto t = materializeInputs(c.inputs);
+  if (!t.ok()) return false;
+  auto out = Interpreter(c.graph).run(std::move(*t));
+  return !out.ok() && out.error().message.find("miscompiled tanh") != std::string::npos;
+}
+
+size_t callsOf(const Graph& g, std::string_view op = {}) {
+  size_t n = 0;
+  for (const auto& node : g.nodes()) n += node.kind == NodeKind::Call && (op.empty() || node.target == op) ? 1 : 0;
+  return n;
+}
+
+TEST(MinifyTest, ASingleCulpritInAThousandNodesMinifiesToTheCulpritAndItsInput) {
+  KernelOverride fault("aten.tanh.default", [](const ValueList&, const OpFn&) -> ValueList { throw OpError("miscompiled tanh"); });
+  const Graph g = chain(1000, {700});
+  auto r = minify::minify(g, seeded(g), throwsInTanh);
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  const Graph& best = r->best.graph;
+  EXPECT_EQ(callsOf(best), 1u);
+  EXPECT_EQ(callsOf(best, "aten.tanh.default"), 1u);
+  EXPECT_EQ(best.placeholders().size(), 1u);
+  EXPECT_EQ(best.size(), 3u);  // input, the culprit, output
+  EXPECT_TRUE(throwsInTanh(r->best)) << "the result still fails";
+  EXPECT_EQ(r->stats.startNodes, 1002u);
+  EXPECT_LT(r->stats.queries, 60u) << "binary search and halving, not one query per node";
+  std::printf("minified %zu -> %zu nodes in %zu queries (%zu answered from the cache)\n", r->stats.startNodes,
+              r->stats.endNodes, r->stats.queries, r->stats.cacheHits);
+  // The culprit's input is the real value the original computed there, not a fresh draw.
+  EXPECT_EQ(r->best.inputs.size(), 1u);
+  EXPECT_FALSE(r->best.inputs[0].data.empty());
+}
+
+TEST(MinifyTest, TwoInteractingCulpritsAreBothKept) {
+  // Fails only when two tanh nodes both run: the first one's kernel marks, the second throws.
+  int seen = 0;
+  KernelOverride fault("aten.tanh.default", [&seen](const ValueList& args, const OpFn& original) -> ValueList {
+    if (++seen >= 2) throw OpError("miscompiled tanh");
+    return original(args);
+  });
+  const Graph g = chain(200, {60, 140});
+  auto oracle = [&seen](const minify::Candidate& c) {
+    seen = 0;
+    return throwsInTanh(c);
+  };
+  auto r = minify::minify(g, seeded(g), oracle);
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_EQ(callsOf(r->best.graph, "aten.tanh.default"), 2u);
+  // Everything before the first culprit became its input; the chain between them must stay
+  // (cutting it would leave the first culprit out), so 1-minimal is nodes 60..140.
+  EXPECT_EQ(callsOf(r->best.graph), 81u);
+  EXPECT_EQ(r->best.graph.placeholders().size(), 1u);
+}
+
+TEST(MinifyTest, AGraphThatDoesNotFailIsAnError) {
+  const Graph g = chain(10, {});
+  auto r = minify::minify(g, seeded(g), throwsInTanh);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("does not fail"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fathom
