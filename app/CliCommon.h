@@ -37,6 +37,7 @@ Command addGuardsCommand(CLI::App& parent);
 Command addTraceCommand(CLI::App& parent);
 Command addStepCommand(CLI::App& parent);
 Command addCheckCommand(CLI::App& parent);
+Command addMinifyCommand(CLI::App& parent);
 
 using Json = nlohmann::ordered_json;
 

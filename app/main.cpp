@@ -35,7 +35,8 @@ int runCli(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<Command> commands = {addInfoCommand(app), addShowCommand(app), addRunCommand(app),
                                          addSampleCommand(app), addTraceCommand(app),
-                                         addGuardsCommand(app), addCheckCommand(app), addStepCommand(app)};
+                                         addGuardsCommand(app), addCheckCommand(app), addStepCommand(app),
+                                         addMinifyCommand(app)};
 
   // Clearer lines than CLI11's "argument was not expected" for the first word.
   if (argc > 1) {

@@ -29,8 +29,8 @@ ExampleInput inputFromValue(const Node& node, const Tensor& t) {
 
 class Minifier {
  public:
-  Minifier(const Graph& g, const std::vector<ExampleInput>& inputs, const Oracle& oracle)
-      : graph_(g), oracle_(oracle) {
+  Minifier(const Graph& g, const std::vector<ExampleInput>& inputs, const Oracle& oracle, const MinifyOptions& options)
+      : graph_(g), oracle_(oracle), options_(options) {
     const auto ph = g.placeholders();
     for (size_t i = 0; i < ph.size() && i < inputs.size(); ++i) placeholderInputs_[ph[i].index] = inputs[i];
   }
@@ -83,6 +83,7 @@ class Minifier {
     if (c) {
       ++stats_.queries;
       answer = oracle_(*c);
+      if (options_.onQuery) options_.onQuery(stats_, pass_);
     }
     cache_[key] = answer;
     return answer;
@@ -121,6 +122,37 @@ class Minifier {
     if (sizeOf(c) >= sizeOf(best)) return false;
     best = std::move(c);
     return true;
+  }
+
+  // Output to its operands: an output computed by a call is replaced by one of the call's
+  // node arguments - the failure moves up a step. Binary search in truncateSuffix assumes the
+  // failure shows in every later node, which a DAG breaks (a later node may not depend on the
+  // culprit); walking up from the output finds the culprit along the path that does.
+  bool outputToOperands(Cut& best) {
+    bool improved = false;
+    for (size_t i = 0; i < best.outputs.size(); ++i) {
+      for (bool moved = true; moved;) {
+        moved = false;
+        const auto* r = best.outputs[i].tryAs<NodeRef>();
+        if (!r) break;
+        const Node& n = graph_.nodes()[static_cast<size_t>(r->index)];
+        if (n.kind != NodeKind::Call || std::binary_search(best.inputs.begin(), best.inputs.end(), r->index)) break;
+        std::vector<int32_t> operands;
+        forEachNodeRef(n, [&](NodeRef a) {
+          if (std::find(operands.begin(), operands.end(), a.index) == operands.end()) operands.push_back(a.index);
+        });
+        for (int32_t a : operands) {
+          Cut c = best;
+          c.outputs[i] = Value(NodeRef{a});
+          if (sizeOf(c) < sizeOf(best) && fails(c)) {
+            best = std::move(c);
+            improved = moved = true;
+            break;
+          }
+        }
+      }
+    }
+    return improved;
   }
 
   // Remove outputs: drop chunks of outputs (ddmin-style halving), keeping at least one.
@@ -181,12 +213,20 @@ class Minifier {
     };
     const Pass passes[] = {{"truncate suffix", &Minifier::truncateSuffix},
                            {"remove outputs", &Minifier::removeOutputs},
+                           {"output to its operands", &Minifier::outputToOperands},
                            {"nodes to inputs", &Minifier::nodesToInputs}};
     for (bool changed = true; changed;) {
       changed = false;
       for (const auto& p : passes) {
+        pass_ = p.name;
         if ((this->*p.fn)(best)) {
           changed = true;
+          if (options_.onImprove) {
+            if (auto c = build(best)) {
+              stats_.endNodes = c->graph.size();
+              options_.onImprove(*c, stats_);
+            }
+          }
           if (std::find(stats_.passesThatHelped.begin(), stats_.passesThatHelped.end(), p.name) == stats_.passesThatHelped.end())
             stats_.passesThatHelped.push_back(p.name);
         }
@@ -254,6 +294,8 @@ class Minifier {
 
   const Graph& graph_;
   const Oracle& oracle_;
+  const MinifyOptions& options_;
+  const char* pass_ = "checking the original";
   std::map<int32_t, ExampleInput> placeholderInputs_;
   std::vector<Value> real_;
   std::map<std::string, bool> cache_;
@@ -262,11 +304,12 @@ class Minifier {
 
 }  // namespace
 
-Result<MinifyResult> minify(const Graph& graph, const std::vector<ExampleInput>& inputs, const Oracle& oracle) {
+Result<MinifyResult> minify(const Graph& graph, const std::vector<ExampleInput>& inputs, const Oracle& oracle,
+                            const MinifyOptions& options) {
   if (graph.placeholders().size() != inputs.size())
     return invalidInput("the graph has " + std::to_string(graph.placeholders().size()) + " placeholders but " +
                         std::to_string(inputs.size()) + " inputs were given");
-  Minifier m(graph, inputs, oracle);
+  Minifier m(graph, inputs, oracle, options);
   FATHOM_TRY(m.computeRealValues(inputs));
   return m.run();
 }

@@ -9,8 +9,8 @@
 //
 // The oracle answers "does this candidate still fail the same way?"; answers are cached by the
 // candidate's cut. Every accepted candidate was answered by the oracle, so the result fails; it
-// is 1-minimal: no single call node of it can become an input, and no single output can go,
-// without losing the failure. (Isolation, predicates and the CLI come on top of this core.)
+// is 1-minimal: no single call node of it can become an input, no single output can go, and
+// no output can move up to one of its operands, without losing the failure. (Isolation, predicates and the CLI come on top of this core.)
 #pragma once
 
 #include <functional>
@@ -44,9 +44,17 @@ struct MinifyResult {
   MinifyStats stats;
 };
 
+struct MinifyOptions {
+  // Called with each new best candidate (the caller writes it to disk: never lose work).
+  std::function<void(const Candidate&, const MinifyStats&)> onImprove;
+  // Called after every oracle query, with the pass running (progress lines).
+  std::function<void(const MinifyStats&, const char* pass)> onQuery;
+};
+
 // Minimizes `graph` (with `inputs`, one per placeholder) under `oracle`. An error when the graph
 // cannot run on its inputs (the real values of its nodes are needed) or when the original
 // does not fail.
-Result<MinifyResult> minify(const Graph& graph, const std::vector<ExampleInput>& inputs, const Oracle& oracle);
+Result<MinifyResult> minify(const Graph& graph, const std::vector<ExampleInput>& inputs, const Oracle& oracle,
+                            const MinifyOptions& options = {});
 
 }  // namespace fathom::minify

@@ -224,10 +224,38 @@ ok run "$T/custom.json" --keep-unknown-ops --json && expect_jq '.opaque == ["rel
 ok check "$T/custom.json" --keep-unknown-ops --json &&
   expect_jq '.mismatches == [] and (.skipped | any(test("opaque op mylib.fused_relu.default")))' "$T/out" "check: opaque node skipped"
 
+# --- minify -----------------------------------------------------------------------------------------
+# A script predicate (llvm-reduce's protocol): "the graph still has a relu".
+cat >"$T/has-relu.sh" <<PRED
+#!/bin/bash
+"$FATHOM" info "\${@: -1}" --json | jq -e '[.graphs[].ops | keys[]] | any(. == "aten.relu.default")' >/dev/null
+PRED
+chmod +x "$T/has-relu.sh"
+cp samples/mlp.fathom.json "$T/mlp.fathom.json"
+ok minify "$T/mlp.fathom.json" --predicate "script:$T/has-relu.sh" -o "$T/min.fathom.json" --json &&
+  expect_jq '.start_nodes == 16 and .end_nodes == 3 and .queries > 0 and (.passes | length > 0)' "$T/out" "minify: mlp down to one relu"
+"$T/has-relu.sh" "$T/min.fathom.json" || fail "minify: the result no longer satisfies the predicate"
+cmp -s "$T/mlp.fathom.json" samples/mlp.fathom.json || fail "minify modified its input"
+usage_error "already exists; pass --force" minify "$T/mlp.fathom.json" --predicate "script:$T/has-relu.sh" -o "$T/min.fathom.json"
+# The default exception predicate keeps the original error, not another one.
+ok minify samples/bad-run/matmul-shape-mismatch.json --predicate exception -o "$T/mm.fathom.json" --json &&
+  expect_jq '.end_nodes <= .start_nodes' "$T/out" "minify an exception"
+checks=$((checks + 1)); "$FATHOM" run "$T/mm.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 2 ] && grep -q "cannot be multiplied" "$T/err" || fail "minify --predicate exception: the result raises the same error (exit $rc: $(cat "$T/err"))"
+# A mismatch: the lying dump from the check tests shrinks to the node that lies.
+ok minify "$T/lie.json" --predicate mismatch -o "$T/lie.min.fathom.json" --json && expect_jq '.end_nodes <= 3' "$T/out" "minify a mismatch"
+checks=$((checks + 1)); "$FATHOM" check "$T/lie.min.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] || fail "minify --predicate mismatch: the result still mismatches (exit $rc)"
+# A graph that does not fail: exit 1, saying so.
+checks=$((checks + 1)); "$FATHOM" minify samples/mlp.fathom.json --predicate exception -o "$T/none.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] && grep -q "runs without an error" "$T/err" || fail "minify of a graph that does not fail: exit $rc, $(cat "$T/err")"
+usage_error "--predicate is required" minify samples/mlp.fathom.json
+usage_error "--predicate must be exception[:REGEX], mismatch or script:CMD" minify samples/mlp.fathom.json --predicate crash
+
 # --- help, version, bad usage ----------------------------------------------------------------------
 ok --help && grep -q 'Usage: fathom' "$T/out" || fail "--help"
 ok --version && grep -Eq '^fathom [0-9]+\.[0-9]+' "$T/out" || fail "--version"
-for sub in info show run sample trace guards check; do
+for sub in info show run sample trace guards check minify; do
   ok "$sub" --help && grep -q "Usage: fathom $sub" "$T/out" && grep -q -- '--json' "$T/out" || fail "$sub --help: usage or --json missing"
 done
 usage_error "a subcommand is required"
