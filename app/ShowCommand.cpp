@@ -3,7 +3,6 @@
 // JSON. The JSON form is itself a dump holding just that graph, its example inputs and recorded
 // outputs, so `fathom show big.fathom.json --graph backward --json > bw.fathom.json` extracts a
 // graph. Side files are then named by absolute path: the extract can be written anywhere.
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -21,28 +20,15 @@ struct ShowOptions {
   bool json = false;
 };
 
-// The side file of `in`, named so that a dump written anywhere finds it.
-ExampleInput anchored(ExampleInput in) {
-  if (in.file.present()) in.file.name = std::filesystem::absolute(in.file.path).lexically_normal().string();
-  return in;
-}
-
 // A dump with only `graph` (and its inputs and recorded outputs), in canonical form.
 std::string singleGraphDump(const Dump& dump, const NamedGraph& graph) {
   Dump one;
   one.producer = dump.producer;
   one.shapeEnv = dump.shapeEnv;  // its sizes are expressions over these symbols
   one.graphs.push_back(graph);
-  if (const auto* inputs = dump.inputsFor(graph.name)) {
-    std::vector<ExampleInput> list;
-    for (const auto& in : *inputs) list.push_back(anchored(in));
-    one.inputs.emplace_back(graph.name, std::move(list));
-  }
-  if (const auto* outputs = dump.outputsFor(graph.name)) {
-    std::vector<std::optional<ExampleInput>> list;
-    for (const auto& out : *outputs) list.push_back(out ? std::optional<ExampleInput>(anchored(*out)) : std::nullopt);
-    one.outputs.emplace_back(graph.name, std::move(list));
-  }
+  if (const auto* inputs = dump.inputsFor(graph.name)) one.inputs.emplace_back(graph.name, *inputs);
+  if (const auto* outputs = dump.outputsFor(graph.name)) one.outputs.emplace_back(graph.name, *outputs);
+  rebaseSideFiles(one, std::nullopt);  // printed: it may be saved anywhere
   return serializeDump(one);
 }
 

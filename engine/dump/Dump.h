@@ -82,8 +82,13 @@ Result<Dump> loadDump(const std::string& path, const DumpReadOptions& options = 
 // `label` names the text in errors (usually the file path); side files are found next to it.
 Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpReadOptions& options = {});
 std::string serializeDump(const Dump& dump);
-// Writes atomically (temporary file, then rename), so a crash never leaves half a dump.
+// Writes atomically (temporary file, then rename), so a crash never leaves half a dump. Side-file
+// references are re-pointed from `path`'s folder (rebaseSideFiles), so a dump saved elsewhere
+// than it was read from still finds its values.
 Status saveDump(const Dump& dump, const std::string& path);
+// Side-file names for a dump that will be read from `folder`: relative to it, or absolute when
+// there is no folder (a dump printed to stdout, whose place is unknown).
+void rebaseSideFiles(Dump& dump, const std::optional<std::string>& folder);
 
 // Inputs files (`fathom run --inputs FILE`): {"format": "fathom-inputs", "version": 1,
 // "inputs": [ExampleInput, ...]}.

@@ -246,6 +246,18 @@ checks=$((checks + 1)); "$FATHOM" run "$T/mm.fathom.json" >"$T/out" 2>"$T/err"; 
 ok minify "$T/lie.json" --predicate mismatch -o "$T/lie.min.fathom.json" --json && expect_jq '.end_nodes <= 3' "$T/out" "minify a mismatch"
 checks=$((checks + 1)); "$FATHOM" check "$T/lie.min.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
 [ "$rc" -eq 1 ] || fail "minify --predicate mismatch: the result still mismatches (exit $rc)"
+# A PyTorch export whose inputs are in a side file: candidates (in a temporary folder) and the
+# result (in another one) still find it.
+cat >"$T/has-ln.sh" <<PRED
+#!/bin/bash
+"$FATHOM" info "\${@: -1}" --json >"\${@: -1}.info" || exit 2
+jq -e '[.graphs[].ops | keys[]] | any(. == "aten.native_layer_norm.default")' "\${@: -1}.info" >/dev/null
+PRED
+chmod +x "$T/has-ln.sh"
+mkdir -p "$T/elsewhere"
+ok minify tests/data/torch-mlp-aot.fathom.json --predicate "script:$T/has-ln.sh" -o "$T/elsewhere/ln.fathom.json" --json &&
+  expect_jq '.end_nodes < .start_nodes' "$T/out" "minify a PyTorch export with a side file"
+ok run "$T/elsewhere/ln.fathom.json" && grep -q "output 0: " "$T/out" || fail "the minified export runs where it was written"
 # A graph that does not fail: exit 1, saying so.
 checks=$((checks + 1)); "$FATHOM" minify samples/mlp.fathom.json --predicate exception -o "$T/none.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
 [ "$rc" -eq 1 ] && grep -q "runs without an error" "$T/err" || fail "minify of a graph that does not fail: exit $rc, $(cat "$T/err")"

@@ -86,6 +86,28 @@ TEST_F(ExportedDumpTest, SideFileValuesLoadInLogicalOrderIntoTheInputsOwnLayout)
   EXPECT_EQ(serializeDump(*again), text);
 }
 
+TEST_F(ExportedDumpTest, SavedElsewhereADumpStillFindsItsSideFile) {
+  std::string bin(152, '\0');
+  write("t.fathom.bin", bin);
+  auto dump = loadDump(write("t.fathom.json", kGraph));
+  ASSERT_TRUE(dump.ok()) << dump.error().str();
+  fs::create_directories(dir_ / "sub");
+  const std::string elsewhere = (dir_ / "sub" / "copy.fathom.json").string();
+  ASSERT_TRUE(saveDump(*dump, elsewhere).ok());
+  auto copy = loadDump(elsewhere);
+  ASSERT_TRUE(copy.ok()) << copy.error().str();
+  EXPECT_EQ(copy->inputsFor("forward")->at(0).file.name, "../t.fathom.bin");
+  EXPECT_EQ(fs::weakly_canonical(copy->inputsFor("forward")->at(0).file.path), fs::weakly_canonical(dir_ / "t.fathom.bin"));
+  // Saved next to its side file, the reference is the file's own name again (canonical bytes).
+  ASSERT_TRUE(saveDump(*copy, (dir_ / "again.fathom.json").string()).ok());
+  auto again = readFile((dir_ / "again.fathom.json").string());
+  ASSERT_TRUE(again.ok());
+  EXPECT_NE(again->find(R"J("file":"t.fathom.bin","file_offset":64)J"), std::string::npos);
+  // With no folder (a dump printed to stdout), the reference is absolute.
+  rebaseSideFiles(*copy, std::nullopt);
+  EXPECT_TRUE(fs::path(copy->inputsFor("forward")->at(0).file.name).is_absolute());
+}
+
 TEST_F(ExportedDumpTest, AMissingOrShortSideFileIsALoadErrorNamingIt) {
   const std::string path = write("t.fathom.json", kGraph);
   auto missing = loadDump(path);
