@@ -17,6 +17,12 @@ struct Cut {
   ValueList outputs;
 };
 
+// The smallest failing cut so far and its candidate, built once.
+struct Best {
+  Cut cut;
+  Candidate candidate;
+};
+
 // The example input standing for a call node cut into an input: its real value, inline.
 ExampleInput inputFromValue(const Node& node, const Tensor& t) {
   ExampleInput in;
@@ -72,36 +78,49 @@ class Minifier {
     return dropUnusedInputs(std::move(c));
   }
 
-  bool fails(const Cut& cut) {
+  // The oracle's answer for a cut (cached); `built` is its candidate when the caller has it.
+  bool fails(const Cut& cut, const std::optional<Candidate>* built = nullptr) {
     const std::string key = keyOf(cut);
     if (auto it = cache_.find(key); it != cache_.end()) {
       ++stats_.cacheHits;
       return it->second;
     }
-    auto c = build(cut);
+    std::optional<Candidate> own;
+    if (!built) {
+      own = build(cut);
+      built = &own;
+    }
     bool answer = false;
-    if (c) {
+    if (*built) {
       ++stats_.queries;
-      answer = oracle_(*c);
+      answer = oracle_(**built);
       if (options_.onQuery) options_.onQuery(stats_, pass_);
     }
     cache_[key] = answer;
     return answer;
   }
 
-  // The call nodes a cut computes (not inputs), in graph order.
-  std::vector<int32_t> computed(const Cut& cut) const {
-    auto c = build(cut);
+  // `c` as the new best, when it still fails (and, with mustShrink, is smaller): each candidate
+  // is built once, for its size and for the oracle.
+  bool tryReplace(Best& best, Cut c, bool mustShrink) {
+    std::optional<Candidate> built = build(c);
+    if (mustShrink && (!built || built->graph.size() >= best.candidate.graph.size())) return false;
+    if (!fails(c, &built)) return false;
+    best = Best{std::move(c), std::move(*built)};
+    return true;
+  }
+
+  // The call nodes the best candidate computes (not inputs), in graph order, as original nodes.
+  std::vector<int32_t> computed(const Best& best) const {
     std::vector<int32_t> out;
-    if (!c) return out;
-    for (const auto& n : c->graph.nodes())
+    for (const auto& n : best.candidate.graph.nodes())
       if (n.kind == NodeKind::Call)
         if (auto r = graph_.find(n.name)) out.push_back(r->index);
     return out;
   }
 
   // Truncate suffix: the earliest node whose value alone, returned, still fails.
-  bool truncateSuffix(Cut& best) {
+  bool truncateSuffix(Best& best) {
     const auto nodes = computed(best);
     // Monotone in the common case (a failure at node k shows in any suffix cut after it):
     // binary search, then the answer is re-verified by fails() itself.
@@ -119,8 +138,9 @@ class Minifier {
     }
     if (!found) return false;
     Cut c{allPlaceholders(), {Value(NodeRef{nodes[*found]})}};
-    if (sizeOf(c) >= sizeOf(best)) return false;
-    best = std::move(c);
+    auto built = build(c);  // known to fail: the search asked
+    if (!built || built->graph.size() >= best.candidate.graph.size()) return false;
+    best = Best{std::move(c), std::move(*built)};
     return true;
   }
 
@@ -128,24 +148,23 @@ class Minifier {
   // node arguments - the failure moves up a step. Binary search in truncateSuffix assumes the
   // failure shows in every later node, which a DAG breaks (a later node may not depend on the
   // culprit); walking up from the output finds the culprit along the path that does.
-  bool outputToOperands(Cut& best) {
+  bool outputToOperands(Best& best) {
     bool improved = false;
-    for (size_t i = 0; i < best.outputs.size(); ++i) {
+    for (size_t i = 0; i < best.cut.outputs.size(); ++i) {
       for (bool moved = true; moved;) {
         moved = false;
-        const auto* r = best.outputs[i].tryAs<NodeRef>();
+        const auto* r = best.cut.outputs[i].tryAs<NodeRef>();
         if (!r) break;
         const Node& n = graph_.nodes()[static_cast<size_t>(r->index)];
-        if (n.kind != NodeKind::Call || std::binary_search(best.inputs.begin(), best.inputs.end(), r->index)) break;
+        if (n.kind != NodeKind::Call || std::binary_search(best.cut.inputs.begin(), best.cut.inputs.end(), r->index)) break;
         std::vector<int32_t> operands;
         forEachNodeRef(n, [&](NodeRef a) {
           if (std::find(operands.begin(), operands.end(), a.index) == operands.end()) operands.push_back(a.index);
         });
         for (int32_t a : operands) {
-          Cut c = best;
+          Cut c = best.cut;
           c.outputs[i] = Value(NodeRef{a});
-          if (sizeOf(c) < sizeOf(best) && fails(c)) {
-            best = std::move(c);
+          if (tryReplace(best, std::move(c), true)) {
             improved = moved = true;
             break;
           }
@@ -156,20 +175,16 @@ class Minifier {
   }
 
   // Remove outputs: drop chunks of outputs (ddmin-style halving), keeping at least one.
-  bool removeOutputs(Cut& best) {
+  bool removeOutputs(Best& best) {
     bool improved = false;
-    for (size_t chunk = std::max<size_t>(best.outputs.size() / 2, 1); chunk >= 1; chunk /= 2) {
-      for (size_t start = 0; start < best.outputs.size() && best.outputs.size() > 1;) {
-        Cut c = best;
+    for (size_t chunk = std::max<size_t>(best.cut.outputs.size() / 2, 1); chunk >= 1; chunk /= 2) {
+      for (size_t start = 0; start < best.cut.outputs.size() && best.cut.outputs.size() > 1;) {
+        Cut c = best.cut;
         const size_t end = std::min(start + chunk, c.outputs.size());
         if (end - start >= c.outputs.size()) break;
         c.outputs.erase(c.outputs.begin() + static_cast<std::ptrdiff_t>(start), c.outputs.begin() + static_cast<std::ptrdiff_t>(end));
-        if (fails(c)) {
-          best = std::move(c);
-          improved = true;
-        } else {
-          start = end;
-        }
+        if (tryReplace(best, std::move(c), false)) improved = true;
+        else start = end;
       }
       if (chunk == 1) break;
     }
@@ -179,7 +194,7 @@ class Minifier {
   // Nodes -> inputs: cut chunks of computed nodes into inputs (their upstream drops out),
   // latest first; after a success the same chunk size is tried again on the smaller candidate,
   // and halving down to single nodes makes the result 1-minimal.
-  bool nodesToInputs(Cut& best) {
+  bool nodesToInputs(Best& best) {
     bool improved = false;
     size_t chunk = std::max<size_t>(computed(best).size() / 2, 1);
     for (;;) {
@@ -187,14 +202,11 @@ class Minifier {
       std::reverse(nodes.begin(), nodes.end());
       bool progress = false;
       for (size_t start = 0; start < nodes.size() && !progress; start += chunk) {
-        Cut c = best;
+        Cut c = best.cut;
         for (size_t k = start; k < std::min(start + chunk, nodes.size()); ++k) c.inputs.push_back(nodes[k]);
         std::sort(c.inputs.begin(), c.inputs.end());
         c.inputs.erase(std::unique(c.inputs.begin(), c.inputs.end()), c.inputs.end());
-        if (sizeOf(c) < sizeOf(best) && fails(c)) {
-          best = std::move(c);
-          improved = progress = true;
-        }
+        if (tryReplace(best, std::move(c), true)) improved = progress = true;
       }
       if (progress) continue;
       if (chunk == 1) break;
@@ -204,12 +216,14 @@ class Minifier {
   }
 
   Result<MinifyResult> run() {
-    Cut best{allPlaceholders(), originalOutputs()};
+    Cut start{allPlaceholders(), originalOutputs()};
     stats_.startNodes = graph_.size();
-    if (!fails(best)) return invalidInput("the graph does not fail as the oracle asks: nothing to minify");
+    std::optional<Candidate> original = build(start);
+    if (!fails(start, &original)) return invalidInput("the graph does not fail as the oracle asks: nothing to minify");
+    Best best{std::move(start), std::move(*original)};
     struct Pass {
       const char* name;
-      bool (Minifier::*fn)(Cut&);
+      bool (Minifier::*fn)(Best&);
     };
     const Pass passes[] = {{"truncate suffix", &Minifier::truncateSuffix},
                            {"remove outputs", &Minifier::removeOutputs},
@@ -221,21 +235,15 @@ class Minifier {
         pass_ = p.name;
         if ((this->*p.fn)(best)) {
           changed = true;
-          if (options_.onImprove) {
-            if (auto c = build(best)) {
-              stats_.endNodes = c->graph.size();
-              options_.onImprove(*c, stats_);
-            }
-          }
+          stats_.endNodes = best.candidate.graph.size();
+          if (options_.onImprove) options_.onImprove(best.candidate, stats_);
           if (std::find(stats_.passesThatHelped.begin(), stats_.passesThatHelped.end(), p.name) == stats_.passesThatHelped.end())
             stats_.passesThatHelped.push_back(p.name);
         }
       }
     }
-    auto c = build(best);
-    if (!c) return internalError("the minimized cut cannot be rebuilt");
-    stats_.endNodes = c->graph.size();
-    return MinifyResult{std::move(*c), stats_};
+    stats_.endNodes = best.candidate.graph.size();
+    return MinifyResult{std::move(best.candidate), stats_};
   }
 
  private:
@@ -250,11 +258,6 @@ class Minifier {
     if (!out || out->args.empty()) return {};
     if (auto* l = out->args[0].tryAs<ValueList>()) return *l;
     return {out->args[0]};
-  }
-
-  size_t sizeOf(const Cut& cut) const {
-    auto c = build(cut);
-    return c ? c->graph.size() : SIZE_MAX;
   }
 
   static Candidate dropUnusedInputs(Candidate c) {

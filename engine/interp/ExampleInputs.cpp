@@ -78,9 +78,15 @@ Result<Tensor> materializeInput(const ExampleInput& in) {
 Result<ValueList> materializeInputs(const std::vector<ExampleInput>& inputs, std::optional<uint64_t> seedOverride) {
   ValueList out;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    ExampleInput in = inputs[i];
-    if (in.seed && seedOverride) in.seed = Rng{*seedOverride + 0x51ed27ULL * (i + 1)}.next();
-    auto t = materializeInput(in);
+    // Only a reseeded input is copied (inline values can be large: a minifier's cut values).
+    const ExampleInput* in = &inputs[i];
+    ExampleInput reseeded;
+    if (in->seed && seedOverride) {
+      reseeded = *in;
+      reseeded.seed = Rng{*seedOverride + 0x51ed27ULL * (i + 1)}.next();
+      in = &reseeded;
+    }
+    auto t = materializeInput(*in);
     FATHOM_TRY(t);
     out.push_back(std::move(*t));
   }
