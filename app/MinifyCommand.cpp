@@ -1,33 +1,51 @@
-// `fathom minify DUMP --predicate P [--graph NAME] [-o OUT] [--force] [--json]`: shrinks one graph
-// of the dump to a small graph that still fails as P says (minifier/Predicates.h), writing the
-// best so far to OUT (atomically) after every improvement, so an interrupted run leaves its
-// result. The input dump is never modified. On a terminal a live line shows the progress.
-// Exit 0: a minimized dump was written; 1: the input does not fail as P says (and what
-// happened instead); 2: bad usage or input.
+// `fathom minify REPRO [--predicate P] [--backend B] [-j N] [-o OUT] [--json] ...`: shrinks one
+// graph of a dump to a small graph that still fails as P says (minifier/Predicates.h). A repro -
+// a dump with a `repro` section, as this command writes - brings its own predicate, backend and
+// graph; for a plain dump --predicate says what failing means.
 //
-// In this first version candidates run in-process, one at a time (worker subprocesses with
-// limits, -j N, --resume and the other predicates are still to come: issue 8).
+// Each candidate runs in a forked worker with a time and a memory limit (--in-process: in this
+// process, for predicates that cannot crash or hang). The best so far is written to OUT
+// (atomically, with its large values in OUT.bin) after every improvement; Ctrl-C stops with it
+// (exit 130) and --resume continues from it. The input is never modified. On a terminal a live
+// line shows the progress.
+// Exit 0: a minimized repro was written; 1: the input does not fail as P says (and what happened
+// instead); 2: bad usage or input; 130: interrupted (the best so far is in OUT).
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 
 #include "app/CliCommon.h"
+#include "engine/interp/ExampleInputs.h"
+#include "minifier/Backends.h"
 #include "minifier/Minify.h"
 #include "minifier/Predicates.h"
+#include "minifier/Spill.h"
 
 namespace fathom::cli {
 namespace {
 
+constexpr int kExitInterrupted = 130;
+
 struct MinifyCliOptions {
   std::string dump;
   bool keepUnknownOps = false;
-  std::string graph, predicate, output;
+  std::string graph, predicate, backend, output;
+  size_t jobs = 1;
+  double timeout = 60;
+  std::string memoryLimit = "4G";
+  bool inProcess = false, resume = false, allowNonFinite = false;
   bool force = false, json = false;
 };
+
+std::atomic<bool> interrupted{false};
+extern "C" void onInterrupt(int) { interrupted = true; }
 
 // DUMP.fathom.json -> DUMP.min.fathom.json
 std::string defaultOutput(const std::string& dump) {
@@ -37,70 +55,167 @@ std::string defaultOutput(const std::string& dump) {
   return dump + ".min.fathom.json";
 }
 
-int runMinify(const MinifyCliOptions& o) {
-  if (o.predicate.empty()) return usageError("minify: --predicate is required (exception[:REGEX], mismatch or script:CMD)");
-  auto spec = minify::parsePredicate(o.predicate);
-  if (!spec.ok()) return reportError(spec.error());
-  const std::string out = o.output.empty() ? defaultOutput(o.dump) : o.output;
-  std::error_code ec;
-  if (std::filesystem::equivalent(out, o.dump, ec) || (!o.force && std::filesystem::exists(out)))
-    return usageError(out + " already exists; pass --force to overwrite it (the input dump is never overwritten)");
+// The input file's identity in a checkpoint, so --resume does not continue another input's run.
+std::string contentHash(const std::string& path) {
+  auto text = readFile(path);
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016zx", text.ok() ? std::hash<std::string>{}(*text) : size_t{0});
+  return hex;
+}
+
+std::string producerValue(const Dump& d, const std::string& key) {
+  for (const auto& [k, v] : d.producer)
+    if (k == key) return v;
+  return "";
+}
+
+// Where a run starts: the input's graph, or the checkpoint's with --resume.
+struct Start {
+  std::string graphName;
+  Graph graph;
+  std::vector<ExampleInput> inputs;
+  size_t originalNodes = 0;
+  bool resumed = false;
+};
+
+int runMinify(MinifyCliOptions o) {
   int rc = kExitOk;
   auto dump = loadDumpOrReport(o.dump, &rc, o.keepUnknownOps);
   if (!dump) return rc;
+  // A repro brings its failure; the command line overrides it.
+  if (dump->repro) {
+    if (o.predicate.empty()) o.predicate = dump->repro->predicate;
+    if (o.backend.empty()) o.backend = dump->repro->backend;
+    if (o.graph.empty()) o.graph = dump->repro->graph;
+  }
+  if (o.predicate.empty()) return usageError(std::string("minify: --predicate is required for a dump without a repro section (") + minify::predicateKinds() + ")");
+  if (o.backend.empty()) o.backend = "eager";
+  auto spec = minify::parsePredicate(o.predicate);
+  if (!spec.ok()) return reportError(spec.error());
+  const minify::Backend* backend = minify::findBackend(o.backend);
+  if (!backend) return usageError("--backend must be one of " + minify::backendNames() + ", not '" + o.backend + "'");
+  if (o.jobs < 1 || o.jobs > 256) return usageError("-j must be between 1 and 256");
+  if (o.inProcess && o.jobs > 1) return usageError("-j needs worker subprocesses: it cannot go with --in-process");
+  if (!(o.timeout > 0)) return usageError("--timeout must be a positive number of seconds");
+  auto memory = parseBytes(o.memoryLimit);
+  if (!memory) return usageError("--memory-limit: expected a byte count like 512M or 8G, got '" + o.memoryLimit + "'");
+
+  const std::string out = o.output.empty() ? defaultOutput(o.dump) : o.output;
+  std::error_code ec;
+  if (std::filesystem::equivalent(out, o.dump, ec)) return usageError(out + " is the input: the input is never overwritten");
+  if (o.resume && !std::filesystem::exists(out)) return usageError("--resume: " + out + " does not exist (no checkpoint to continue from)");
+  if (!o.resume && !o.force && std::filesystem::exists(out))
+    return usageError(out + " already exists; pass --resume to continue from it or --force to start over");
+
   auto graph = selectGraph(*dump, o.graph, o.dump);
   if (!graph.ok()) return reportError(graph.error());
   const NamedGraph& g = **graph;
   auto inputs = graphInputs(*dump, g.name, "", o.dump);
   if (!inputs.ok()) return reportError(inputs.error());
+  const std::string inputHash = contentHash(o.dump);
+  Start start{g.name, g.graph, *inputs, g.graph.size(), false};
 
+  // The work folder: the spill file of large values and script predicates' candidates.
   const auto work = std::filesystem::temp_directory_path() / ("fathom-minify-" + std::to_string(::getpid()));
   std::filesystem::create_directories(work);
   struct Cleanup {
     std::filesystem::path dir;
-    ~Cleanup() { std::error_code ec; std::filesystem::remove_all(dir, ec); }
+    ~Cleanup() { std::error_code e; std::filesystem::remove_all(dir, e); }
   } cleanup{work};
-  auto oracle = minify::makeOracle(*spec, g.graph, *inputs, {&*dump, g.name, work.string()});
+  const std::string spillFile = (work / "values.bin").string();
+
+  std::optional<Dump> checkpoint;
+  if (o.resume) {
+    checkpoint = loadDumpOrReport(out, &rc, o.keepUnknownOps);
+    if (!checkpoint) return rc;
+    if (producerValue(*checkpoint, "minified_from_hash") != inputHash || !checkpoint->repro || checkpoint->repro->graph != g.name)
+      return usageError("--resume: " + out + " is not a checkpoint of graph '" + g.name + "' of " + o.dump + " (pass --force to start over)");
+    start.graph = checkpoint->graphs.front().graph;
+    start.inputs = checkpoint->inputsFor(g.name) ? *checkpoint->inputsFor(g.name) : std::vector<ExampleInput>{};
+    // Its values move into this run's spill: OUT.bin is rewritten at every checkpoint.
+    minify::ValueSpill spill(spillFile, 0);
+    for (auto& in : start.inputs) {
+      if (!in.file.present()) continue;
+      auto t = materializeInput(in);
+      if (!t.ok()) return reportError(t.error().within(out));
+      auto stored = spill.store(in.name, *t);
+      if (!stored.ok()) return reportError(stored.error());
+      in = std::move(*stored);
+    }
+    start.originalNodes = static_cast<size_t>(std::stoull("0" + producerValue(*checkpoint, "minify_start_nodes")));
+    start.resumed = true;
+  }
+
+  minify::OracleContext context{&*dump, g.name, work.string(), backend, !o.inProcess, {o.timeout, static_cast<size_t>(*memory >> 20)},
+                                o.allowNonFinite};
+  auto oracle = minify::makeOracle(*spec, start.graph, start.inputs, context);
   if (!oracle.ok()) {
-    printErrorLine(o.dump + ": " + oracle.error().message);
+    if (oracle.error().code == ErrorCode::Internal) return reportError(oracle.error());
+    printErrorLine(o.dump + ": graph '" + g.name + "': " + oracle.error().message);
     return kExitProblem;
   }
 
+  // Every checkpoint is a repro: the candidate, the failure it shows, where it came from.
+  auto repro = [&](const minify::Candidate& c, size_t startNodes) {
+    Dump d = minify::candidateDump(c, *dump, g.name);
+    d.producer.emplace_back("minified_from", o.dump);
+    d.producer.emplace_back("minified_from_hash", inputHash);
+    d.producer.emplace_back("minify_start_nodes", std::to_string(startNodes));
+    d.repro = ReproSpec{g.name, oracle->predicate, backend->name, {}};
+    return d;
+  };
+  auto save = [&](const minify::Candidate& c) -> Status {
+    Dump d = repro(c, start.originalNodes);
+    FATHOM_TRY(minify::bundleSpilled(d, spillFile, out));
+    return saveDump(d, out);
+  };
+
   const bool live = !o.json && ::isatty(STDERR_FILENO);
-  const auto start = std::chrono::steady_clock::now();
-  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const auto began = std::chrono::steady_clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(); };
   minify::MinifyOptions mo;
+  mo.isolate = !o.inProcess;
+  mo.jobs = o.jobs;
+  mo.timeoutSeconds = oracle->timeoutSeconds > 0 ? oracle->timeoutSeconds : o.timeout;
+  mo.memoryLimitMb = static_cast<size_t>(*memory >> 20);
+  mo.spillFile = spillFile;
   std::string writeError;
   mo.onImprove = [&](const minify::Candidate& c, const minify::MinifyStats&) {
-    if (auto s = saveDump(minify::candidateDump(c, *dump, g.name), out); !s.ok()) writeError = s.error().str();
+    if (auto s = save(c); !s.ok()) writeError = s.error().str();
   };
   mo.onQuery = [&](const minify::MinifyStats& s, const char* pass) {
     if (live)
       std::fprintf(stderr, "\rminify: %zu nodes (from %zu), %zu queries, %zu cached, %.1f s, %s   ", s.endNodes ? s.endNodes : s.startNodes,
-                   s.startNodes, s.queries, s.cacheHits, seconds(), pass);
+                   start.originalNodes, s.queries, s.cacheHits, seconds(), pass);
   };
-  auto r = minify::minify(g.graph, *inputs, *oracle, mo);
+  mo.shouldStop = [] { return interrupted.load(); };
+  interrupted = false;
+  auto previous = std::signal(SIGINT, onInterrupt);
+  auto r = minify::minify(start.graph, start.inputs, oracle->oracle, mo);
+  std::signal(SIGINT, previous);
   if (live) std::fprintf(stderr, "\n");
-  if (!r.ok()) {
-    if (r.error().code == ErrorCode::InvalidInput && r.error().message.find("does not fail") != std::string::npos) {
-      printErrorLine(o.dump + ": graph '" + g.name + "' does not fail as --predicate " + o.predicate + " asks; nothing to minify");
-      return kExitProblem;
-    }
-    return reportError(r.error().within(o.dump));
+  if (!r.ok()) return reportError(r.error().within(o.dump));
+  if (!r->originalFails) {
+    printErrorLine(o.dump + ": graph '" + g.name + "' does not fail as --predicate " + o.predicate + " asks under backend " + backend->name +
+                   ": it " + r->originalWhat);
+    return kExitProblem;
   }
-  if (auto s = saveDump(minify::candidateDump(r->best, *dump, g.name), out); !s.ok()) return reportError(s.error());
+  if (auto s = save(r->best); !s.ok()) return reportError(s.error());
   if (!writeError.empty()) printErrorLine("while minifying, a checkpoint could not be written: " + writeError);
   const auto& st = r->stats;
   if (o.json) {
-    printJson({{"file", o.dump}, {"graph", g.name}, {"predicate", o.predicate}, {"output", out},
-               {"start_nodes", st.startNodes}, {"end_nodes", st.endNodes}, {"queries", st.queries},
-               {"cache_hits", st.cacheHits}, {"passes", st.passesThatHelped}, {"seconds", seconds()}});
+    printJson({{"file", o.dump}, {"graph", g.name}, {"predicate", oracle->predicate}, {"backend", backend->name}, {"output", out},
+               {"start_nodes", start.originalNodes}, {"end_nodes", st.endNodes}, {"queries", st.queries}, {"cache_hits", st.cacheHits},
+               {"passes", st.passesThatHelped}, {"seconds", seconds()}, {"jobs", o.jobs}, {"isolated", !o.inProcess},
+               {"resumed", start.resumed}, {"interrupted", st.stopped}});
   } else {
-    std::cout << "minified graph '" << g.name << "' of " << o.dump << ": " << st.startNodes << " -> " << st.endNodes << " nodes in "
-              << st.queries << " queries (" << st.cacheHits << " answered from the cache), " << seconds() << " s\n"
-              << "wrote " << out << "\n";
+    std::cout << (st.stopped ? "interrupted: the best so far of graph '" : "minified graph '") << g.name << "' of " << o.dump << ": "
+              << start.originalNodes << " -> " << st.endNodes << " nodes in " << st.queries << " queries (" << st.cacheHits
+              << " answered from the cache), " << seconds() << " s\n"
+              << "wrote " << out << " (predicate " << oracle->predicate << ", backend " << backend->name << ")\n";
+    if (st.stopped) std::cout << "continue with: fathom minify " << o.dump << " -o " << out << " --resume\n";
   }
-  return kExitOk;
+  return st.stopped ? kExitInterrupted : kExitOk;
 }
 
 }  // namespace
@@ -108,15 +223,24 @@ int runMinify(const MinifyCliOptions& o) {
 Command addMinifyCommand(CLI::App& parent) {
   auto o = std::make_shared<MinifyCliOptions>();
   CLI::App* app = parent.add_subcommand("minify", "Shrink a failing graph to a small one that still fails the same way");
-  app->add_option("DUMP", o->dump, "The dump file (*.fathom.json); it is never modified")->required();
+  app->add_option("REPRO", o->dump, "A repro or a dump (*.fathom.json); it is never modified")->required();
   addKeepUnknownOpsFlag(app, &o->keepUnknownOps);
   app->add_option("--predicate", o->predicate,
-                  "What failing means: exception[:REGEX] (default: the original error's message), mismatch (the debug "
-                  "interpreter finds an origin), script:CMD (CMD CANDIDATE.fathom.json exits 0 while it still fails)");
-  app->add_option("--graph", o->graph, "Which graph (default: the first)");
-  app->add_option("-o,--output", o->output, "Where the minimized dump goes (default: DUMP.min.fathom.json); written after every improvement");
+                  std::string("What failing means (default: the repro's): ") + minify::predicateKinds() +
+                      ". Without an argument, exception, crash and mismatch keep the original's message, signal and op");
+  app->add_option("--backend", o->backend, "What runs each candidate (default: the repro's, else eager): " + minify::backendNames());
+  app->add_option("--graph", o->graph, "Which graph (default: the repro's, else the first)");
+  app->add_option("-j,--jobs", o->jobs, "Candidates tested at once, in worker subprocesses (speculatively, same result as -j 1)");
+  app->add_option("--timeout", o->timeout, "Seconds a candidate may run before its worker is killed (default 60; timeout:S sets S)");
+  app->add_option("--memory-limit", o->memoryLimit, "Address space a worker may add, like 512M or 8G (default 4G)");
+  app->add_flag("--in-process", o->inProcess, "Run candidates in this process, one at a time (not for crash, timeout or guard)");
+  app->add_flag("--allow-nonfinite", o->allowNonFinite, "accuracy: also take candidates whose inputs hold NaN or Inf");
+  app->add_option("-o,--output", o->output, "Where the minimized repro goes (default: REPRO.min.fathom.json); written after every improvement");
+  app->add_flag("--resume", o->resume, "Continue from the checkpoint in the output file (after Ctrl-C or a kill)");
   app->add_flag("--force", o->force, "Overwrite the output file if it exists");
-  app->add_flag("--json", o->json, "Print JSON: {file, graph, predicate, output, start_nodes, end_nodes, queries, cache_hits, passes, seconds}");
+  app->add_flag("--json", o->json,
+                "Print JSON: {file, graph, predicate, backend, output, start_nodes, end_nodes, queries, cache_hits, passes, seconds, "
+                "jobs, isolated, resumed, interrupted}");
   return {app, [o] { return runMinify(*o); }};
 }
 

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <thread>
 
 #include "engine/aot/GraphExtract.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
+#include "minifier/Spill.h"
+#include "minifier/Worker.h"
 
 namespace fathom::minify {
 namespace {
@@ -23,16 +26,6 @@ struct Best {
   Candidate candidate;
 };
 
-// The example input standing for a call node cut into an input: its real value, inline.
-ExampleInput inputFromValue(const Node& node, const Tensor& t) {
-  ExampleInput in;
-  in.name = node.name;
-  in.meta = t.meta();
-  in.data.reserve(static_cast<size_t>(t.numel()));
-  for (int64_t i = 0; i < t.numel(); ++i) in.data.push_back(t.atLinear(i));
-  return in;
-}
-
 class Minifier {
  public:
   Minifier(const Graph& g, const std::vector<ExampleInput>& inputs, const Oracle& oracle, const MinifyOptions& options)
@@ -41,18 +34,26 @@ class Minifier {
     for (size_t i = 0; i < ph.size() && i < inputs.size(); ++i) placeholderInputs_[ph[i].index] = inputs[i];
   }
 
+  // The real value of every call node, as the example input it becomes when cut into one
+  // (large ones spilled to disk). The original runs once, eagerly; a node it cannot run (the
+  // failure itself may be an error) and everything after it have none.
   Status computeRealValues(const std::vector<ExampleInput>& inputs) {
     auto tensors = materializeInputs(inputs);
     FATHOM_TRY(tensors);
+    ValueSpill spill(options_.spillFile, options_.spillBytes);
     Interpreter interp(graph_, InterpreterOptions{true});
     FATHOM_TRY(interp.start(std::move(*tensors)));
+    real_.resize(graph_.size());
     while (!interp.done()) {
       const size_t at = interp.cursor();
-      if (!interp.step().ok()) break;  // the failure itself may be an error: values up to it
-      real_.resize(at + 1);
-      real_[at] = interp.value(NodeRef{static_cast<int32_t>(at)});
+      if (!interp.step().ok()) break;
+      const Node& n = graph_.nodes()[at];
+      const auto* t = n.kind == NodeKind::Call ? interp.value(NodeRef{static_cast<int32_t>(at)}).tryAs<Tensor>() : nullptr;
+      if (!t || !t->defined()) continue;  // only tensors can become inputs
+      auto in = spill.store(n.name, *t);
+      FATHOM_TRY(in);
+      real_[at] = std::move(*in);
     }
-    real_.resize(graph_.size());
     return {};
   }
 
@@ -62,14 +63,13 @@ class Minifier {
     Candidate c;
     for (int32_t i : cut.inputs) {
       refs.push_back(NodeRef{i});
-      const Node& n = graph_.nodes()[static_cast<size_t>(i)];
       if (auto it = placeholderInputs_.find(i); it != placeholderInputs_.end()) {
         c.inputs.push_back(it->second);
         continue;
       }
-      const auto* t = real_[static_cast<size_t>(i)].tryAs<Tensor>();
-      if (!t || !t->defined()) return std::nullopt;  // only tensors can become inputs
-      c.inputs.push_back(inputFromValue(n, *t));
+      const auto& real = real_[static_cast<size_t>(i)];
+      if (!real) return std::nullopt;
+      c.inputs.push_back(*real);
     }
     auto g = aot::extractGraph(graph_, refs, cut.outputs, "candidate");
     if (!g.ok()) return std::nullopt;
@@ -78,36 +78,79 @@ class Minifier {
     return dropUnusedInputs(std::move(c));
   }
 
-  // The oracle's answer for a cut (cached); `built` is its candidate when the caller has it.
-  bool fails(const Cut& cut, const std::optional<Candidate>* built = nullptr) {
-    const std::string key = keyOf(cut);
-    if (auto it = cache_.find(key); it != cache_.end()) {
-      ++stats_.cacheHits;
-      return it->second;
-    }
-    std::optional<Candidate> own;
-    if (!built) {
-      own = build(cut);
-      built = &own;
-    }
-    bool answer = false;
-    if (*built) {
+  // The cuts that still fail - and, with mustShrink, are smaller than the best - in order: only
+  // the first (as a one-by-one run finds it) unless `all`. Answers are cached by cut. Isolated,
+  // `jobs` workers test the cuts at once (ahead of the first, speculatively).
+  struct Asked {
+    std::vector<size_t> failing;
+    std::vector<std::optional<Candidate>> built;
+  };
+  Asked ask(const std::vector<Cut>& cuts, bool mustShrink, bool all) {
+    Asked out{{}, std::vector<std::optional<Candidate>>(cuts.size())};
+    auto task = [&](size_t i) {
+      WorkerTask t;
+      if (auto it = cache_.find(keyOf(cuts[i])); it != cache_.end()) {
+        ++stats_.cacheHits;
+        t.known = it->second;
+        return t;
+      }
+      out.built[i] = build(cuts[i]);
+      if (!out.built[i] || (mustShrink && out.built[i]->graph.size() >= bestSize_)) t.known = false;
+      else t.candidate = *out.built[i];
+      return t;
+    };
+    auto finished = [&](size_t i, const WorkerResult& r) {
       ++stats_.queries;
-      answer = oracle_(**built);
+      cache_[keyOf(cuts[i])] = failsOn(r);
       if (options_.onQuery) options_.onQuery(stats_, pass_);
+    };
+    if (options_.isolate) {
+      WorkerCallbacks cb{task, [&](const WorkerResult& r) { return failsOn(r); }, finished, nullptr, options_.shouldStop};
+      if (all) out.failing = allFailing(cuts.size(), options_.jobs, limits(), oracle_.probe, cb);
+      else if (auto first = firstFailing(cuts.size(), options_.jobs, limits(), oracle_.probe, cb)) out.failing = {*first};
+    } else {
+      for (size_t i = 0; i < cuts.size() && (all || out.failing.empty()) && !stopRequested(); ++i) {
+        WorkerTask t = task(i);
+        bool fails = t.known.value_or(false);
+        if (t.candidate) {
+          WorkerResult r{WorkerEnd::Answered, 0, oracle_.probe(*t.candidate)};
+          finished(i, r);
+          fails = failsOn(r);
+        }
+        if (fails) out.failing.push_back(i);
+      }
     }
-    cache_[key] = answer;
-    return answer;
+    if (options_.shouldStop && options_.shouldStop()) stats_.stopped = true;
+    for (size_t i : out.failing)
+      if (!out.built[i]) out.built[i] = build(cuts[i]);  // answered from the cache
+    return out;
   }
 
-  // `c` as the new best, when it still fails (and, with mustShrink, is smaller): each candidate
-  // is built once, for its size and for the oracle.
-  bool tryReplace(Best& best, Cut c, bool mustShrink) {
-    std::optional<Candidate> built = build(c);
-    if (mustShrink && (!built || built->graph.size() >= best.candidate.graph.size())) return false;
-    if (!fails(c, &built)) return false;
-    best = Best{std::move(c), std::move(*built)};
-    return true;
+  // The first of `cuts` that still fails (and is smaller, with mustShrink) becomes the best; its
+  // position, or nothing.
+  std::optional<size_t> replaceWithFirstFailing(Best& best, const std::vector<Cut>& cuts, bool mustShrink) {
+    bestSize_ = best.candidate.graph.size();
+    Asked a = ask(cuts, mustShrink, false);
+    if (a.failing.empty() || !a.built[a.failing[0]]) return std::nullopt;
+    const size_t i = a.failing[0];
+    best = Best{cuts[i], std::move(*a.built[i])};
+    return i;
+  }
+
+  bool failsOn(const WorkerResult& r) const {
+    if (r.end == WorkerEnd::Answered) return r.verdict.fails;
+    return oracle_.lostWorkerFails && oracle_.lostWorkerFails(r.end, r.signal);
+  }
+
+  // N workers share the machine's cores.
+  WorkerLimits limits() const {
+    const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    return {options_.timeoutSeconds, options_.memoryLimitMb, static_cast<int>(std::max<size_t>(cores / std::max<size_t>(options_.jobs, 1), 1))};
+  }
+
+  bool stopRequested() {
+    if (options_.shouldStop && options_.shouldStop()) stats_.stopped = true;
+    return stats_.stopped;
   }
 
   // The call nodes the best candidate computes (not inputs), in graph order, as original nodes.
@@ -119,28 +162,34 @@ class Minifier {
     return out;
   }
 
-  // Truncate suffix: the earliest node whose value alone, returned, still fails.
+  // Truncate suffix: the earliest node whose value alone, returned, still fails. Monotone in the
+  // common case (a failure at node k shows in any suffix cut after it): a binary search - with
+  // jobs workers, a (jobs+1)-ary one, all points of a round tested at once.
   bool truncateSuffix(Best& best) {
     const auto nodes = computed(best);
-    // Monotone in the common case (a failure at node k shows in any suffix cut after it):
-    // binary search, then the answer is re-verified by fails() itself.
+    auto suffixCut = [&](size_t k) { return Cut{allPlaceholders(), {Value(NodeRef{nodes[k]})}}; };
     size_t lo = 0, hi = nodes.size();
-    std::optional<size_t> found;
-    while (lo < hi) {
-      const size_t mid = (lo + hi) / 2;
-      Cut c{allPlaceholders(), {Value(NodeRef{nodes[mid]})}};
-      if (fails(c)) {
-        found = mid;
-        hi = mid;
+    std::optional<Best> found;
+    const size_t ways = options_.isolate ? std::max<size_t>(options_.jobs, 1) : 1;
+    while (lo < hi && !stopRequested()) {
+      std::vector<size_t> points;
+      for (size_t k = 1; k <= ways; ++k) {
+        const size_t p = lo + (hi - lo) * k / (ways + 1);
+        if (p < hi && (points.empty() || p > points.back())) points.push_back(p);
+      }
+      std::vector<Cut> cuts;
+      for (size_t p : points) cuts.push_back(suffixCut(p));
+      Best probe = best;
+      if (auto at = replaceWithFirstFailing(probe, cuts, false)) {
+        found = std::move(probe);
+        hi = points[*at];
+        lo = *at ? points[*at - 1] + 1 : lo;
       } else {
-        lo = mid + 1;
+        lo = points.back() + 1;
       }
     }
-    if (!found) return false;
-    Cut c{allPlaceholders(), {Value(NodeRef{nodes[*found]})}};
-    auto built = build(c);  // known to fail: the search asked
-    if (!built || built->graph.size() >= best.candidate.graph.size()) return false;
-    best = Best{std::move(c), std::move(*built)};
+    if (!found || found->candidate.graph.size() >= best.candidate.graph.size()) return false;
+    best = std::move(*found);
     return true;
   }
 
@@ -161,65 +210,133 @@ class Minifier {
         forEachNodeRef(n, [&](NodeRef a) {
           if (std::find(operands.begin(), operands.end(), a.index) == operands.end()) operands.push_back(a.index);
         });
+        std::vector<Cut> cuts;
         for (int32_t a : operands) {
-          Cut c = best.cut;
-          c.outputs[i] = Value(NodeRef{a});
-          if (tryReplace(best, std::move(c), true)) {
-            improved = moved = true;
-            break;
-          }
+          cuts.push_back(best.cut);
+          cuts.back().outputs[i] = Value(NodeRef{a});
         }
+        if (replaceWithFirstFailing(best, cuts, true)) improved = moved = true;
       }
     }
     return improved;
   }
 
-  // Remove outputs: drop chunks of outputs (ddmin-style halving), keeping at least one.
+  // Remove outputs: drop chunks of outputs (ddmin-style halving), keeping at least one; after a
+  // success the scan goes on from the same place in the smaller list.
   bool removeOutputs(Best& best) {
     bool improved = false;
-    for (size_t chunk = std::max<size_t>(best.cut.outputs.size() / 2, 1); chunk >= 1; chunk /= 2) {
-      for (size_t start = 0; start < best.cut.outputs.size() && best.cut.outputs.size() > 1;) {
-        Cut c = best.cut;
-        const size_t end = std::min(start + chunk, c.outputs.size());
-        if (end - start >= c.outputs.size()) break;
-        c.outputs.erase(c.outputs.begin() + static_cast<std::ptrdiff_t>(start), c.outputs.begin() + static_cast<std::ptrdiff_t>(end));
-        if (tryReplace(best, std::move(c), false)) improved = true;
-        else start = end;
+    for (size_t chunk = std::max<size_t>(best.cut.outputs.size() / 2, 1);; chunk /= 2) {
+      for (size_t start = 0; start < best.cut.outputs.size() && best.cut.outputs.size() > 1 && !stopRequested();) {
+        std::vector<Cut> cuts;
+        for (size_t s = start; s < best.cut.outputs.size(); s += chunk) {
+          Cut c = best.cut;
+          const size_t end = std::min(s + chunk, c.outputs.size());
+          if (end - s >= c.outputs.size()) break;
+          c.outputs.erase(c.outputs.begin() + static_cast<std::ptrdiff_t>(s), c.outputs.begin() + static_cast<std::ptrdiff_t>(end));
+          cuts.push_back(std::move(c));
+        }
+        auto at = replaceWithFirstFailing(best, cuts, false);
+        if (!at) break;
+        improved = true;
+        start += *at * chunk;  // the next chunk moved into the removed one's place
       }
-      if (chunk == 1) break;
+      if (chunk <= 1) break;
     }
     return improved;
   }
 
   // Nodes -> inputs: cut chunks of computed nodes into inputs (their upstream drops out),
-  // latest first; after a success the same chunk size is tried again on the smaller candidate,
-  // and halving down to single nodes makes the result 1-minimal.
+  // latest first; after a success the scan starts again on the smaller candidate, and halving
+  // down to single nodes makes the result 1-minimal.
   bool nodesToInputs(Best& best) {
+    if (options_.isolate && options_.jobs > 1) return nodesToInputsInBatches(best);
     bool improved = false;
-    size_t chunk = std::max<size_t>(computed(best).size() / 2, 1);
-    for (;;) {
-      auto nodes = computed(best);
-      std::reverse(nodes.begin(), nodes.end());
-      bool progress = false;
-      for (size_t start = 0; start < nodes.size() && !progress; start += chunk) {
-        Cut c = best.cut;
-        for (size_t k = start; k < std::min(start + chunk, nodes.size()); ++k) c.inputs.push_back(nodes[k]);
-        std::sort(c.inputs.begin(), c.inputs.end());
-        c.inputs.erase(std::unique(c.inputs.begin(), c.inputs.end()), c.inputs.end());
-        if (tryReplace(best, std::move(c), true)) improved = progress = true;
+    for (size_t chunk = std::max<size_t>(computed(best).size() / 2, 1);;) {
+      if (stopRequested()) break;
+      if (replaceWithFirstFailing(best, chunkCuts(best, chunk), true)) {
+        improved = true;
+        continue;
       }
-      if (progress) continue;
       if (chunk == 1) break;
       chunk /= 2;
     }
     return improved;
   }
 
+  // With jobs workers: the next `jobs` chunks run at once, and when several still fail, their
+  // union (every one of those chunks cut) is tried too - a success of each worker counts,
+  // instead of all but the first being thrown away. Still 1-minimal: it ends only after a
+  // round of single nodes where none could go.
+  bool nodesToInputsInBatches(Best& best) {
+    bool improved = false;
+    size_t chunk = std::max<size_t>(computed(best).size() / 2, 1);
+    for (size_t start = 0; !stopRequested();) {
+      std::vector<Cut> cuts = chunkCuts(best, chunk);
+      if (start >= cuts.size()) {
+        if (chunk == 1) break;
+        chunk /= 2;
+        start = 0;
+        continue;
+      }
+      std::vector<Cut> batch(cuts.begin() + static_cast<std::ptrdiff_t>(start),
+                             cuts.begin() + static_cast<std::ptrdiff_t>(std::min(start + options_.jobs, cuts.size())));
+      bestSize_ = best.candidate.graph.size();
+      Asked a = ask(batch, true, true);
+      if (a.failing.empty()) {
+        start += batch.size();
+        continue;
+      }
+      improved = true;
+      if (a.failing.size() > 1) {
+        Cut merged = best.cut;
+        for (size_t i : a.failing) merged.inputs.insert(merged.inputs.end(), batch[i].inputs.begin(), batch[i].inputs.end());
+        normalize(merged);
+        if (replaceWithFirstFailing(best, {merged}, true)) {
+          start = 0;
+          continue;
+        }
+      }
+      const size_t first = a.failing.front();
+      if (a.built[first]) best = Best{batch[first], std::move(*a.built[first])};
+      start = 0;
+    }
+    return improved;
+  }
+
+  // Each chunk of `chunk` computed nodes of the best (latest first) cut into inputs.
+  std::vector<Cut> chunkCuts(const Best& best, size_t chunk) const {
+    auto nodes = computed(best);
+    std::reverse(nodes.begin(), nodes.end());
+    std::vector<Cut> cuts;
+    for (size_t start = 0; start < nodes.size(); start += chunk) {
+      Cut c = best.cut;
+      for (size_t k = start; k < std::min(start + chunk, nodes.size()); ++k) c.inputs.push_back(nodes[k]);
+      normalize(c);
+      cuts.push_back(std::move(c));
+    }
+    return cuts;
+  }
+
+  static void normalize(Cut& c) {
+    std::sort(c.inputs.begin(), c.inputs.end());
+    c.inputs.erase(std::unique(c.inputs.begin(), c.inputs.end()), c.inputs.end());
+  }
+
   Result<MinifyResult> run() {
     Cut start{allPlaceholders(), originalOutputs()};
     stats_.startNodes = graph_.size();
     std::optional<Candidate> original = build(start);
-    if (!fails(start, &original)) return invalidInput("the graph does not fail as the oracle asks: nothing to minify");
+    if (!original) return internalError("the original graph could not be rebuilt as a candidate");
+    // The original, checked the way every candidate is (in a worker when isolated).
+    const Candidate& o = *original;
+    WorkerResult r = options_.isolate ? runInWorker([&] { return oracle_.probe(o); }, limits())
+                                      : WorkerResult{WorkerEnd::Answered, 0, oracle_.probe(o)};
+    ++stats_.queries;
+    cache_[keyOf(start)] = failsOn(r);
+    if (!failsOn(r)) {
+      stats_.endNodes = graph_.size();
+      return MinifyResult{std::move(*original), stats_, false, r.verdict.what};
+    }
     Best best{std::move(start), std::move(*original)};
     struct Pass {
       const char* name;
@@ -229,9 +346,10 @@ class Minifier {
                            {"remove outputs", &Minifier::removeOutputs},
                            {"output to its operands", &Minifier::outputToOperands},
                            {"nodes to inputs", &Minifier::nodesToInputs}};
-    for (bool changed = true; changed;) {
+    for (bool changed = true; changed && !stopRequested();) {
       changed = false;
       for (const auto& p : passes) {
+        if (stopRequested()) break;
         pass_ = p.name;
         if ((this->*p.fn)(best)) {
           changed = true;
@@ -243,7 +361,7 @@ class Minifier {
       }
     }
     stats_.endNodes = best.candidate.graph.size();
-    return MinifyResult{std::move(best.candidate), stats_};
+    return MinifyResult{std::move(best.candidate), stats_, true, r.verdict.what};
   }
 
  private:
@@ -299,8 +417,9 @@ class Minifier {
   const Oracle& oracle_;
   const MinifyOptions& options_;
   const char* pass_ = "checking the original";
+  size_t bestSize_ = 0;  // the best candidate's node count, for mustShrink
   std::map<int32_t, ExampleInput> placeholderInputs_;
-  std::vector<Value> real_;
+  std::vector<std::optional<ExampleInput>> real_;  // by node index
   std::map<std::string, bool> cache_;
   MinifyStats stats_;
 };

@@ -15,6 +15,7 @@
 
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "engine/core/Result.h"
@@ -29,19 +30,48 @@ struct Candidate {
   std::vector<ExampleInput> inputs;
 };
 
-// True when the candidate still shows the failure being minimized.
-using Oracle = std::function<bool(const Candidate&)>;
+// What running a candidate showed: whether it still fails, and what happened, in a few words
+// ("raised: mm: shapes ...", "ran cleanly") for messages when the input does not fail.
+struct Verdict {
+  bool fails = false;
+  std::string what;
+};
+
+// How an isolated worker (a forked subprocess running one candidate) ended.
+enum class WorkerEnd { Answered, Crashed, TimedOut, OutOfMemory };
+
+// "Does this candidate still fail the same way?"
+struct Oracle {
+  // Runs the candidate: in a worker subprocess when isolated, else in this process.
+  std::function<Verdict(const Candidate&)> probe;
+  // Whether a worker that ended without answering still fails: it crashed (with `signal`),
+  // timed out or ran out of memory. Null: never (the crash and timeout predicates say yes).
+  std::function<bool(WorkerEnd, int signal)> lostWorkerFails;
+
+  Oracle() = default;
+  // From a callable returning a Verdict, or a plain yes/no predicate (in-process tests).
+  template <class F, class R = std::invoke_result_t<F&, const Candidate&>>
+    requires(!std::is_same_v<std::decay_t<F>, Oracle>)
+  Oracle(F f, std::function<bool(WorkerEnd, int)> lost = {})  // NOLINT: implicit on purpose
+      : lostWorkerFails(std::move(lost)) {
+    if constexpr (std::is_same_v<R, Verdict>) probe = std::move(f);
+    else probe = [f = std::move(f)](const Candidate& c) { return Verdict{static_cast<bool>(f(c)), ""}; };
+  }
+};
 
 struct MinifyStats {
   size_t startNodes = 0, endNodes = 0;
   size_t queries = 0;    // oracle calls
   size_t cacheHits = 0;  // candidates answered from the cache
   std::vector<std::string> passesThatHelped;
+  bool stopped = false;  // shouldStop() ended it early: the result is the best so far
 };
 
 struct MinifyResult {
-  Candidate best;
+  Candidate best;  // the original itself when it does not fail
   MinifyStats stats;
+  bool originalFails = true;
+  std::string originalWhat;  // what the oracle saw on the original ("ran cleanly", ...)
 };
 
 struct MinifyOptions {
@@ -49,11 +79,25 @@ struct MinifyOptions {
   std::function<void(const Candidate&, const MinifyStats&)> onImprove;
   // Called after every oracle query, with the pass running (progress lines).
   std::function<void(const MinifyStats&, const char* pass)> onQuery;
+  // Isolation: each candidate runs in a forked worker subprocess, with a time limit and an
+  // address-space limit, so a crash, hang or OOM of the code under test is an answer, not the
+  // end of the minifier. `jobs` workers run at once, testing the next candidates of a pass
+  // speculatively (the first failing one in the pass's order wins, as if run one by one).
+  bool isolate = false;
+  size_t jobs = 1;
+  double timeoutSeconds = 0;  // per candidate; 0: no limit
+  size_t memoryLimitMb = 0;   // per worker; 0: no limit
+  // Real values of call nodes bigger than spillBytes go to this file (minifier/Spill.h); empty:
+  // all stay in memory.
+  std::string spillFile;
+  size_t spillBytes = 64 << 10;
+  // Checked between queries (Ctrl-C): when true the minifier stops and returns the best so far.
+  std::function<bool()> shouldStop;
 };
 
 // Minimizes `graph` (with `inputs`, one per placeholder) under `oracle`. An error when the graph
-// cannot run on its inputs (the real values of its nodes are needed) or when the original
-// does not fail.
+// cannot run on its inputs (the real values of its nodes are needed); originalFails is false
+// (and nothing was minimized) when the original does not fail.
 Result<MinifyResult> minify(const Graph& graph, const std::vector<ExampleInput>& inputs, const Oracle& oracle,
                             const MinifyOptions& options = {});
 

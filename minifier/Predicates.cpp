@@ -1,67 +1,251 @@
 #include "minifier/Predicates.h"
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
-#include <atomic>
-#include <optional>
+#include <cmath>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
+#include <memory>
 #include <regex>
+#include <set>
 
+#include "engine/aot/AotCompile.h"
+#include "engine/cache/ShapeTracing.h"
 #include "engine/interp/DebugInterpreter.h"
 #include "engine/interp/ExampleInputs.h"
-#include "engine/interp/Interpreter.h"
+#include "engine/interp/ValueDiff.h"
+#include "engine/symbolic/GuardSet.h"
 
 extern char** environ;
 
 namespace fathom::minify {
 namespace {
 
-// The error of running `c`, or nothing when it runs cleanly.
-std::optional<Error> runError(const Graph& g, const std::vector<ExampleInput>& inputs) {
+const Backend& backendOf(const OracleContext& c) { return c.backend ? *c.backend : *findBackend("eager"); }
+
+Result<ValueList> runWith(const Backend& b, const Graph& g, const std::vector<ExampleInput>& inputs) {
   auto tensors = materializeInputs(inputs);
-  if (!tensors.ok()) return tensors.error();
-  auto out = Interpreter(g).run(std::move(*tensors));
-  if (out.ok()) return std::nullopt;
-  return out.error();
+  FATHOM_TRY(tensors);
+  return b.run(g, std::move(*tensors));
 }
+
+constexpr const char* kRaised = "raised: ";
+
+// What a run did, in words: "ran cleanly" or "raised: MESSAGE".
+Verdict describe(const Result<ValueList>& r) { return r.ok() ? Verdict{false, "ran cleanly"} : Verdict{false, kRaised + r.error().str()}; }
 
 // An error's signature: the op's message, without "; while executing %node = ..." (node names
-// change as the graph shrinks).
-std::string signature(const std::string& message) {
-  const auto at = message.find("; while executing");
-  return at == std::string::npos ? message : message.substr(0, at);
+// change as the graph shrinks) and without the "%node: " prefix.
+std::string signature(std::string message) {
+  if (const auto at = message.find("; while executing"); at != std::string::npos) message.resize(at);
+  if (!message.empty() && message[0] == '%')
+    if (const auto colon = message.find(": "); colon != std::string::npos) message = message.substr(colon + 2);
+  return message;
 }
 
-// `/bin/sh -c 'CMD "$1"' fathom-minify PATH`: exit status 0 means still failing.
-bool runScript(const std::string& command, const std::string& path) {
+std::string regexEscape(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (std::strchr("\\^$.|?*+()[]{}", ch)) out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+// The original, run the way candidates are (in a worker when isolated: it may crash or hang).
+WorkerResult observe(const std::function<Verdict()>& probe, const OracleContext& ctx) {
+  if (ctx.isolate) return runInWorker(probe, ctx.limits);
+  return WorkerResult{WorkerEnd::Answered, 0, probe()};
+}
+
+std::optional<int> parseSignal(const std::string& text) {
+  std::string name = text;
+  if (name.rfind("SIG", 0) == 0) name = name.substr(3);
+  for (int s = 1; s < 65; ++s)
+    if (const char* abbrev = ::sigabbrev_np(s); abbrev && name == abbrev) return s;
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos && text.size() < 3) return std::stoi(text);
+  return std::nullopt;
+}
+
+std::optional<double> parsePositive(const std::string& text) {
+  try {
+    size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size() && v > 0 && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+// --- accuracy ------------------------------------------------------------------------------
+
+bool allFinite(const Tensor& t) {
+  for (int64_t i = 0; i < t.numel(); ++i)
+    if (!std::isfinite(t.atLinear(i))) return false;
+  return true;
+}
+
+// A float tensor's values as float64 (the reference run's inputs); others unchanged.
+Result<Value> toFloat64(const Value& v) {
+  const auto* t = v.tryAs<Tensor>();
+  if (!t || !isFloating(t->dtype())) return v;
+  ExampleInput in;
+  in.meta.dtype = DType::Float64;
+  for (int64_t d = 0; d < t->dim(); ++d) in.meta.sizes.emplace_back(t->size(d));
+  in.meta.strides = contiguousStrides(in.meta.sizes);
+  in.data.reserve(static_cast<size_t>(t->numel()));
+  for (int64_t i = 0; i < t->numel(); ++i) in.data.push_back(t->atLinear(i));
+  auto out = materializeInput(in);
+  FATHOM_TRY(out);
+  return Value(std::move(*out));
+}
+
+double rmse(const Tensor& a, const Tensor& b) {
+  double sum = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    const double d = a.atLinear(i) - b.atLinear(i);
+    sum += d * d;
+  }
+  return a.numel() ? std::sqrt(sum / static_cast<double>(a.numel())) : 0.0;
+}
+
+Verdict accuracy(const Backend& backend, const Candidate& c, double tol, bool allowNonFinite) {
+  auto inputs = materializeInputs(c.inputs);
+  if (!inputs.ok()) return {false, "its inputs cannot be built: " + inputs.error().str()};
+  ValueList wide;
+  for (const auto& v : *inputs) {
+    if (const auto* t = v.tryAs<Tensor>(); t && isFloating(t->dtype()) && !allowNonFinite && !allFinite(*t))
+      return {false, "an input holds NaN or Inf (not taken without allowing it)"};
+    auto w = toFloat64(v);
+    if (!w.ok()) return {false, w.error().str()};
+    wide.push_back(std::move(*w));
+  }
+  auto got = backend.run(c.graph, *inputs);
+  if (!got.ok()) return {false, kRaised + got.error().str()};
+  auto eager = findBackend("eager")->run(c.graph, *inputs);
+  if (!eager.ok()) return {false, "the eager reference raised: " + eager.error().str()};
+  auto ref = findBackend("eager")->run(c.graph, wide);
+  for (size_t i = 0; i < got->size() && i < eager->size(); ++i) {
+    const auto* g = (*got)[i].tryAs<Tensor>();
+    const auto* e = (*eager)[i].tryAs<Tensor>();
+    if (!g || !e || !isFloating(g->dtype()) || g->numel() != e->numel()) continue;
+    const Tensor* r = ref.ok() && i < ref->size() ? (*ref)[i].tryAs<Tensor>() : nullptr;
+    char text[160];
+    if (r && r->numel() == g->numel()) {  // PyTorch's rule, against the float64 run
+      const double gotError = rmse(*g, *r), eagerError = rmse(*e, *r);
+      if (!(gotError <= 2 * eagerError + tol / 10)) {
+        std::snprintf(text, sizeof text, "output %zu: rmse %.3g against float64, eager's %.3g (allowed %.3g)", i, gotError,
+                      eagerError, 2 * eagerError + tol / 10);
+        return {true, text};
+      }
+    } else if (auto d = diffValues((*got)[i], (*eager)[i], tol, tol); !d.ok) {  // no float64 run: against eager
+      std::snprintf(text, sizeof text, "output %zu: max |difference| %.3g from eager (tolerance %g)", i, d.maxAbsDiff, tol);
+      return {true, text};
+    }
+  }
+  return {false, "outputs within tolerance"};
+}
+
+// --- mismatch ------------------------------------------------------------------------------
+
+// The first origin the debug interpreter finds at an `op` node (any op when empty), over the
+// graph as the backend records its meta.
+Verdict mismatch(const Backend& backend, const Candidate& c, const std::string& op) {
+  auto tensors = materializeInputs(c.inputs);
+  if (!tensors.ok()) return {false, tensors.error().str()};
+  const Graph g = backend.meta(c.graph);
+  DebugInterpreter di(g, {});
+  auto r = di.run(std::move(*tensors));
+  for (const auto& m : di.mismatches())
+    if (m.origin && (op.empty() || m.op == op)) return {true, m.op};
+  if (!r.ok()) return {false, kRaised + r.error().str()};
+  return {false, di.mismatches().empty() ? "no mismatch" : "no origin at " + (op.empty() ? std::string("any node") : op)};
+}
+
+// --- guard ---------------------------------------------------------------------------------
+
+// Runs in a worker only: compiling the candidate adds guards to the symbols' environment (the
+// one the dump's sizes point to), which only the worker's copy of it may keep.
+Verdict guard(sym::ShapeEnv& env, const Candidate& c) {
+  std::set<std::string> nodes;
+  for (const auto& n : c.graph.nodes()) nodes.insert(n.name);
+  if (auto set = guardSetOf(c.graph, env); set.ok())
+    for (const auto& f : set->failures(inputSizes(c.inputs)))
+      if (f.kind == "guard" && nodes.count(f.where.node)) return {true, "guard " + f.expr + " fails (" + f.actual + "), from %" + f.where.node};
+  // Compiling the candidate again: a guard the trace did not record is one the installed set
+  // does not check - a late guard.
+  std::set<std::string> known;
+  for (const auto& g : env.guards()) known.insert(g.expr.str());
+  const size_t before = env.guards().size();
+  if (auto s = aot::propagateFake(c.graph); !s.ok()) return {false, "its meta does not re-propagate: " + s.error().str()};
+  for (size_t i = before; i < env.guards().size(); ++i) {
+    const auto& g = env.guards()[i];
+    if (!known.count(g.expr.str())) return {true, "late guard " + g.expr.str() + " (" + g.reason + ")"};
+  }
+  return {false, "every guard holds and none is late"};
+}
+
+// --- script --------------------------------------------------------------------------------
+
+// `/bin/sh -c 'CMD "$1"' fathom-minify PATH` with its output silenced: exit status 0 means still
+// failing.
+Verdict runScript(const std::string& command, const std::string& path) {
   const std::string script = command + " \"$1\"";
   const char* argv[] = {"/bin/sh", "-c", script.c_str(), "fathom-minify", path.c_str(), nullptr};
+  posix_spawn_file_actions_t quiet;
+  posix_spawn_file_actions_init(&quiet);
+  posix_spawn_file_actions_addopen(&quiet, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&quiet, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
-  if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0) return false;
+  const int spawned = posix_spawn(&pid, "/bin/sh", &quiet, nullptr, const_cast<char* const*>(argv), environ);
+  posix_spawn_file_actions_destroy(&quiet);
+  if (spawned != 0) return {false, "could not start /bin/sh"};
   int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return false;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (waitpid(pid, &status, 0) < 0) return {false, "lost the script's process"};
+  if (WIFSIGNALED(status)) return {false, "the script died with " + signalName(WTERMSIG(status))};
+  const int code = WEXITSTATUS(status);
+  return {code == 0, "the script exited with status " + std::to_string(code)};
 }
 
 }  // namespace
 
+const char* predicateKinds() {
+  return "exception[:REGEX], crash[:SIGNAL], timeout:SECONDS, accuracy[:TOL], mismatch[:OP], guard or script:CMD";
+}
+
 Result<PredicateSpec> parsePredicate(const std::string& text) {
   const auto colon = text.find(':');
   PredicateSpec spec{text.substr(0, colon), colon == std::string::npos ? "" : text.substr(colon + 1)};
-  if (spec.kind == "exception" || spec.kind == "mismatch" || spec.kind == "script") {
-    if (spec.kind == "script" && spec.arg.empty()) return invalidInput("--predicate script:CMD needs a command");
-    if (spec.kind == "mismatch" && colon != std::string::npos) return invalidInput("--predicate mismatch takes no argument");
-    if (spec.kind == "exception" && !spec.arg.empty()) {
+  const bool hasArg = colon != std::string::npos;
+  auto bad = [&](const std::string& why) { return invalidInput("--predicate " + text + ": " + why); };
+  if (spec.kind == "exception") {
+    if (!spec.arg.empty()) {
       try {
         std::regex re(spec.arg);
       } catch (const std::regex_error& e) {
-        return invalidInput("--predicate exception:REGEX: '" + spec.arg + "' is not a regular expression (" + e.what() + ")");
+        return bad("'" + spec.arg + "' is not a regular expression (" + e.what() + ")");
       }
     }
-    return spec;
+  } else if (spec.kind == "crash") {
+    if (hasArg && !parseSignal(spec.arg)) return bad("'" + spec.arg + "' is not a signal (SIGSEGV, SEGV or 11)");
+  } else if (spec.kind == "timeout") {
+    if (!parsePositive(spec.arg)) return bad("timeout:SECONDS needs a positive number of seconds");
+  } else if (spec.kind == "accuracy") {
+    if (hasArg && !parsePositive(spec.arg)) return bad("accuracy:TOL needs a positive tolerance");
+  } else if (spec.kind == "mismatch") {
+    if (hasArg && spec.arg.empty()) return bad("mismatch:OP needs an op name (aten.t.default)");
+  } else if (spec.kind == "guard") {
+    if (hasArg) return bad("guard takes no argument");
+  } else if (spec.kind == "script") {
+    if (spec.arg.empty()) return bad("script:CMD needs a command");
+  } else {
+    return invalidInput("--predicate must be " + std::string(predicateKinds()) + ", not '" + text + "'");
   }
-  return invalidInput("--predicate must be exception[:REGEX], mismatch or script:CMD, not '" + text + "'");
+  return spec;
 }
 
 Dump candidateDump(const Candidate& c, const Dump& original, const std::string& graphName) {
@@ -74,48 +258,95 @@ Dump candidateDump(const Candidate& c, const Dump& original, const std::string& 
   return d;
 }
 
-Result<Oracle> makeOracle(const PredicateSpec& spec, const Graph& graph, const std::vector<ExampleInput>& inputs,
-                          const OracleContext& context) {
+Result<PreparedOracle> makeOracle(const PredicateSpec& spec, const Graph& graph, const std::vector<ExampleInput>& inputs,
+                                  const OracleContext& ctx) {
+  const Backend& backend = backendOf(ctx);
+  const Candidate original{graph, inputs};
+  auto runProbe = [&backend](const Candidate& c) { return describe(runWith(backend, c.graph, c.inputs)); };
+  // What the original does, for defaults and for "it does not fail: it ..." messages.
+  auto doesNot = [&](const std::string& what, const WorkerResult& r) {
+    return invalidInput("the graph does not " + what + " under backend " + backend.name + ": it " + r.verdict.what);
+  };
+
   if (spec.kind == "exception") {
-    if (!spec.arg.empty()) {
-      auto re = std::make_shared<std::regex>(spec.arg);
-      return Oracle([re](const Candidate& c) {
-        auto e = runError(c.graph, c.inputs);
-        return e && std::regex_search(e->message, *re);
-      });
+    std::string regex = spec.arg;
+    if (regex.empty()) {
+      const WorkerResult r = observe([&] { return runProbe(original); }, ctx);
+      if (r.end != WorkerEnd::Answered || r.verdict.what.rfind(kRaised, 0) != 0) return doesNot("raise an error", r);
+      regex = regexEscape(signature(r.verdict.what.substr(std::strlen(kRaised))));
     }
-    auto original = runError(graph, inputs);
-    if (!original) return invalidInput("the graph runs without an error: there is no exception to keep (give --predicate exception:REGEX, or another kind)");
-    const std::string want = signature(original->message);
-    return Oracle([want](const Candidate& c) {
-      auto e = runError(c.graph, c.inputs);
-      return e && signature(e->message) == want;
+    auto re = std::make_shared<std::regex>(regex);
+    Oracle o([re, &backend](const Candidate& c) {
+      Verdict v = describe(runWith(backend, c.graph, c.inputs));
+      v.fails = v.what.rfind(kRaised, 0) == 0 && std::regex_search(v.what.substr(std::strlen(kRaised)), *re);
+      return v;
     });
+    return PreparedOracle{std::move(o), "exception:" + regex};
+  }
+  if (spec.kind == "crash" || spec.kind == "timeout") {  // answered by how the worker ends
+    if (!ctx.isolate) return invalidInput("--predicate " + spec.kind + " needs worker subprocesses (not --in-process)");
+    if (spec.kind == "timeout") {
+      const double seconds = *parsePositive(spec.arg);
+      OracleContext limited = ctx;
+      limited.limits.timeoutSeconds = seconds;
+      const WorkerResult r = observe([&] { return runProbe(original); }, limited);
+      if (r.end != WorkerEnd::TimedOut) return doesNot("time out in " + spec.arg + " s", r);
+      Oracle o(runProbe, [](WorkerEnd end, int) { return end == WorkerEnd::TimedOut; });
+      return PreparedOracle{std::move(o), "timeout:" + spec.arg, seconds};
+    }
+    int signal = spec.arg.empty() ? 0 : *parseSignal(spec.arg);
+    if (!signal) {
+      const WorkerResult r = observe([&] { return runProbe(original); }, ctx);
+      if (r.end != WorkerEnd::Crashed || !r.signal) return doesNot("crash", r);
+      signal = r.signal;
+    }
+    Oracle o(runProbe, [signal](WorkerEnd end, int s) { return end == WorkerEnd::Crashed && s == signal; });
+    return PreparedOracle{std::move(o), "crash:" + signalName(signal)};
+  }
+  if (spec.kind == "accuracy") {
+    const double tol = spec.arg.empty() ? 1e-3 : *parsePositive(spec.arg);
+    const bool allow = ctx.allowNonFinite;
+    Oracle o([&backend, tol, allow](const Candidate& c) { return accuracy(backend, c, tol, allow); });
+    char text[64];
+    std::snprintf(text, sizeof text, "accuracy:%g", tol);
+    return PreparedOracle{std::move(o), text};
   }
   if (spec.kind == "mismatch") {
-    return Oracle([](const Candidate& c) {
-      auto tensors = materializeInputs(c.inputs);
-      if (!tensors.ok()) return false;
-      DebugInterpreter di(c.graph, {});
-      if (!di.run(std::move(*tensors)).ok()) return false;
-      for (const auto& m : di.mismatches())
-        if (m.origin) return true;
-      return false;
-    });
+    std::string op = spec.arg;
+    if (op.empty()) {
+      const WorkerResult r = observe([&] { return mismatch(backend, original, ""); }, ctx);
+      if (r.end != WorkerEnd::Answered || !r.verdict.fails) return doesNot("show a meta mismatch", r);
+      op = r.verdict.what;
+    }
+    Oracle o([&backend, op](const Candidate& c) { return mismatch(backend, c, op); });
+    return PreparedOracle{std::move(o), "mismatch:" + op};
   }
-  // script: each candidate is written as a dump for the command to read.
-  if (!context.dump) return internalError("a script predicate needs the original dump");
-  auto counter = std::make_shared<std::atomic<size_t>>(0);
-  const Dump* dump = context.dump;
-  const std::string dir = context.workDir, name = context.graphName, command = spec.arg;
-  return Oracle([=](const Candidate& c) {
-    const std::string path = (std::filesystem::path(dir) / ("candidate-" + std::to_string((*counter)++) + ".fathom.json")).string();
-    if (!saveDump(candidateDump(c, *dump, name), path).ok()) return false;
-    const bool fails = runScript(command, path);
+  if (spec.kind == "guard") {
+    if (!ctx.dump || !ctx.dump->shapeEnv)
+      return invalidInput("--predicate guard needs a dump with symbols and guards (a trace with --dynamic)");
+    if (!ctx.isolate) return invalidInput("--predicate guard needs worker subprocesses (not --in-process)");
+    std::shared_ptr<sym::ShapeEnv> env = ctx.dump->shapeEnv;
+    const WorkerResult r = observe([&] { return guard(*env, original); }, ctx);
+    if (r.end != WorkerEnd::Answered || !r.verdict.fails) return doesNot("fail a guard or add a late one", r);
+    Oracle o([env](const Candidate& c) { return guard(*env, c); });
+    return PreparedOracle{std::move(o), "guard"};
+  }
+  // script: each candidate is written as a dump for the command to read (named by the worker's
+  // process id, so parallel workers do not share a file).
+  if (!ctx.dump) return internalError("a script predicate needs the original dump");
+  auto counter = std::make_shared<size_t>(0);
+  const Dump* dump = ctx.dump;
+  const std::string dir = ctx.workDir, name = ctx.graphName, command = spec.arg;
+  Oracle o([=](const Candidate& c) {
+    const std::string file = "candidate-" + std::to_string(::getpid()) + "-" + std::to_string((*counter)++) + ".fathom.json";
+    const std::string path = (std::filesystem::path(dir) / file).string();
+    if (auto s = saveDump(candidateDump(c, *dump, name), path); !s.ok()) return Verdict{false, "could not write the candidate: " + s.error().str()};
+    Verdict v = runScript(command, path);
     std::error_code ec;
     std::filesystem::remove(path, ec);
-    return fails;
+    return v;
   });
+  return PreparedOracle{std::move(o), "script:" + spec.arg};
 }
 
 }  // namespace fathom::minify

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <pthread.h>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -114,7 +115,17 @@ std::unique_ptr<Pool>& poolSlot() {
 }
 int requestedThreads = 0;  // 0: defaultThreads()
 
+// A forked child (the minifier's workers) has none of the parent's pool threads: it drops the
+// pool without joining them and runs serially, instead of waiting forever on threads that do
+// not exist in it.
+void afterForkInChild() {
+  (void)poolSlot().release();
+  requestedThreads = 1;
+}
+
 Pool& pool() {
+  static const bool forkHandled = (pthread_atfork(nullptr, nullptr, afterForkInChild), true);
+  (void)forkHandled;
   std::lock_guard lock(poolMutex);
   auto& p = poolSlot();
   const int want = requestedThreads ? requestedThreads : defaultThreads();

@@ -54,6 +54,15 @@ struct NamedGraph {
   Graph graph;
 };
 
+// A repro (DESIGN.md): the failure a dump must show - which graph, the minifier's --predicate
+// text, the backend that shows it, and its options (tolerances, time limits) as strings.
+struct ReproSpec {
+  std::string graph;
+  std::string predicate;
+  std::string backend = "eager";
+  std::vector<std::pair<std::string, std::string>> options;
+};
+
 struct Dump {
   std::vector<std::pair<std::string, std::string>> producer;  // tool, version, command, ...
   // The symbols, guards and specializations of a symbolic trace; null for a static one.
@@ -65,6 +74,9 @@ struct Dump {
   // What the producer's own run returned for `inputs` (PyTorch's real results, from the
   // exporter): one entry per output, nullopt for a non-tensor output. `fathom run` compares.
   std::vector<std::pair<std::string, std::vector<std::optional<ExampleInput>>>> outputs;
+
+  // Set in a repro (what `fathom minify` writes): the failure the dump shows.
+  std::optional<ReproSpec> repro;
 
   const Graph* graph(std::string_view name) const;
   const std::vector<ExampleInput>* inputsFor(std::string_view graphName) const;

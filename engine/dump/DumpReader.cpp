@@ -99,9 +99,26 @@ void checkOutputsMatch(const Graph& g, const std::vector<std::optional<ExampleIn
 // `label`'s folder: where side files named in the dump are looked for.
 std::string folderOf(const std::string& label) { return std::filesystem::path(label).parent_path().string(); }
 
+ReproSpec readRepro(const json& j, const Ptr& ptr, const Dump& dump) {
+  requireObject(j, ptr);
+  onlyKeys(j, ptr, {"graph", "predicate", "backend", "options"});
+  ReproSpec r;
+  r.graph = requireString(requireKey(j, ptr, "graph"), child(ptr, "graph"));
+  if (!dump.graph(r.graph)) fail(child(ptr, "graph"), "names graph '" + r.graph + "', which the dump does not have");
+  r.predicate = requireString(requireKey(j, ptr, "predicate"), child(ptr, "predicate"));
+  if (r.predicate.empty()) fail(child(ptr, "predicate"), "is empty");
+  if (auto it = j.find("backend"); it != j.end()) r.backend = requireString(*it, child(ptr, "backend"));
+  if (auto it = j.find("options"); it != j.end()) {
+    const Ptr p = child(ptr, "options");
+    requireObject(*it, p);
+    for (auto kv = it->begin(); kv != it->end(); ++kv) r.options.emplace_back(kv.key(), requireString(kv.value(), child(p, kv.key())));
+  }
+  return r;
+}
+
 Dump readDocument(const json& doc, const GraphReader& readGraphAt, const std::string& baseDir) {
   requireObject(doc, "");
-  onlyKeys(doc, "", {"format", "version", "producer", "shape_env", "graphs", "inputs", "outputs", "partition"});
+  onlyKeys(doc, "", {"format", "version", "producer", "shape_env", "graphs", "inputs", "outputs", "partition", "repro"});
   const std::string& format = requireString(requireKey(doc, "", "format"), "/format");
   if (format != kDumpFormat) fail("/format", "expected \"fathom-dump\" but found \"" + format + "\"");
   const int64_t version = readInt(requireKey(doc, "", "version"), "/version");
@@ -146,6 +163,7 @@ Dump readDocument(const json& doc, const GraphReader& readGraphAt, const std::st
     }
   }
   if (auto it = doc.find("partition"); it != doc.end()) dump.partition = readPartition(*it, "/partition", dump);
+  if (auto it = doc.find("repro"); it != doc.end()) dump.repro = readRepro(*it, "/repro", dump);
   return dump;
 }
 

@@ -166,6 +166,14 @@ std::string serializeDump(const Dump& dump) {
     out += "\n  }";
   }
   if (dump.partition) out += ",\n  \"partition\": " + dumpread::partitionText(*dump.partition, "  ");
+  if (dump.repro) {
+    json r = {{"graph", dump.repro->graph}, {"predicate", dump.repro->predicate}, {"backend", dump.repro->backend}};
+    if (!dump.repro->options.empty()) {
+      r["options"] = json::object();
+      for (const auto& [k, v] : dump.repro->options) r["options"][k] = v;
+    }
+    out += ",\n  \"repro\": " + r.dump();
+  }
   out += "\n}\n";
   return out;
 }

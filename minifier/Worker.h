@@ -1,0 +1,65 @@
+// Worker subprocesses for the minifier's isolated mode: each candidate's probe runs in a forked
+// child with a time limit and an address-space limit, so a segfault, hang or OOM of the code
+// under test ends that child, not the minifier. The candidate is built in the parent before the
+// fork, so the child has it without any serialization; the child sends back one verdict byte and
+// a line of text through a pipe.
+//
+// firstFailing() runs up to `jobs` children at once over an ordered list of tasks and returns the
+// first task (in list order) that fails - exactly what running them one by one would return, but
+// later tasks are already running speculatively while earlier ones finish; children past a
+// failing task are killed.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "minifier/Minify.h"
+
+namespace fathom::minify {
+
+struct WorkerLimits {
+  double timeoutSeconds = 0;  // 0: none
+  size_t memoryLimitMb = 0;   // 0: none (and always none under AddressSanitizer)
+  int threads = 0;            // compute threads per worker; 0: the machine's cores
+};
+
+// How one task ended: the child's verdict, or how the child ended without one.
+struct WorkerResult {
+  WorkerEnd end = WorkerEnd::Answered;
+  int signal = 0;  // Crashed: the signal (0: it exited without answering)
+  Verdict verdict;
+};
+
+// What the caller knows about task i before running it: a known answer (from its cache, or
+// "not smaller, no need to ask"), or a candidate to run.
+struct WorkerTask {
+  std::optional<bool> known;
+  std::optional<Candidate> candidate;
+};
+
+struct WorkerCallbacks {
+  std::function<WorkerTask(size_t)> task;                          // built lazily, in order
+  std::function<bool(const WorkerResult&)> fails;                  // a finished child's answer
+  std::function<void(size_t, const WorkerResult&)> onFinished;     // every child that finished
+  std::function<void()> onStarted;                                 // every child started
+  std::function<bool()> shouldStop;                                // checked while waiting
+};
+
+// Runs one probe in a child and waits for it (the original's check, re-verification).
+WorkerResult runInWorker(const std::function<Verdict()>& probe, const WorkerLimits& limits);
+
+// The first of `count` tasks (in order) that fails, as if run one by one; nullopt when none does
+// or when shouldStop() turned true (then every child is killed).
+std::optional<size_t> firstFailing(size_t count, size_t jobs, const WorkerLimits& limits, const std::function<Verdict(const Candidate&)>& probe,
+                                   const WorkerCallbacks& callbacks);
+
+// Every failing task of `count`, in order: all of them run (a batch of a parallel pass).
+std::vector<size_t> allFailing(size_t count, size_t jobs, const WorkerLimits& limits, const std::function<Verdict(const Candidate&)>& probe,
+                               const WorkerCallbacks& callbacks);
+
+// "SIGSEGV", "signal 42".
+std::string signalName(int signal);
+
+}  // namespace fathom::minify
