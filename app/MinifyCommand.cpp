@@ -96,6 +96,8 @@ int runMinify(MinifyCliOptions o) {
   if (!backend) return usageError("--backend must be one of " + minify::backendNames() + ", not '" + o.backend + "'");
   if (o.jobs < 1 || o.jobs > 256) return usageError("-j must be between 1 and 256");
   if (o.inProcess && o.jobs > 1) return usageError("-j needs worker subprocesses: it cannot go with --in-process");
+  if (o.inProcess && (spec->kind == "crash" || spec->kind == "timeout" || spec->kind == "guard"))
+    return usageError("--predicate " + spec->kind + " needs worker subprocesses: it cannot go with --in-process");
   if (!(o.timeout > 0)) return usageError("--timeout must be a positive number of seconds");
   auto memory = parseBytes(o.memoryLimit);
   if (!memory) return usageError("--memory-limit: expected a byte count like 512M or 8G, got '" + o.memoryLimit + "'");
@@ -179,6 +181,7 @@ int runMinify(MinifyCliOptions o) {
   mo.timeoutSeconds = oracle->timeoutSeconds > 0 ? oracle->timeoutSeconds : o.timeout;
   mo.memoryLimitMb = static_cast<size_t>(*memory >> 20);
   mo.spillFile = spillFile;
+  mo.shapeEnv = dump->shapeEnv;
   std::string writeError;
   mo.onImprove = [&](const minify::Candidate& c, const minify::MinifyStats&) {
     if (auto s = save(c); !s.ok()) writeError = s.error().str();

@@ -4,7 +4,7 @@
 #include <csignal>
 #include <thread>
 
-#include "engine/interp/Interpreter.h"
+#include "engine/interp/DebugInterpreter.h"
 #include "engine/ops/OpOverride.h"
 #include "engine/tensor/TensorMeta.h"
 
@@ -42,9 +42,11 @@ const Node* producerOf(const Graph& g, const Node& n, size_t i) {
 size_t weightOperand(const Node& n) { return n.target == "aten.addmm.default" ? 2 : 1; }
 
 // Runs the graph node by node; `before(node)` runs first and may install a fault for that step.
+// The debug interpreter binds the graph's symbols to the inputs' real sizes (a plain interpreter
+// would use the trace-time hints): a minified repro's sizes may be smaller than the trace's.
 template <class Before>
 Result<ValueList> runWith(const Graph& g, ValueList inputs, Before&& before) {
-  Interpreter interp(g);
+  DebugInterpreter interp(g);
   FATHOM_TRY(interp.start(std::move(inputs)));
   while (!interp.done()) {
     const Node& n = g.nodes()[interp.cursor()];
@@ -54,7 +56,7 @@ Result<ValueList> runWith(const Graph& g, ValueList inputs, Before&& before) {
   return interp.outputs();
 }
 
-Result<ValueList> eager(const Graph& g, ValueList inputs) { return Interpreter(g).run(std::move(inputs)); }
+Result<ValueList> eager(const Graph& g, ValueList inputs) { return DebugInterpreter(g).run(std::move(inputs)); }
 
 Result<ValueList> miscompile(const Graph& g, ValueList inputs) {
   return runWith(g, std::move(inputs), [&](const Node& n) -> std::unique_ptr<KernelOverride> {

@@ -25,7 +25,8 @@ namespace fathom::minify {
 struct Backend {
   std::string name;
   std::string description;
-  // Runs the graph on real inputs (one per placeholder): the values its output node returns,
+  // Runs the graph on real inputs (one per placeholder), symbols bound to their real sizes: the
+  // values its output node returns,
   // or the error it raised. A faulty backend may also crash or hang here.
   std::function<Result<ValueList>(const Graph&, ValueList inputs)> run;
   // The graph with the meta this backend's meta functions give each node (what `mismatch`

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "engine/aot/GraphExtract.h"
+#include "engine/cache/ShapeTracing.h"
+#include "engine/symbolic/GuardSet.h"
+#include "engine/symbolic/ShapeEnv.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
 #include "minifier/Spill.h"
@@ -15,9 +19,15 @@ namespace fathom::minify {
 namespace {
 
 // A cut of the original graph: its inputs (node indices, ascending) and returned values.
+// A cut of the original graph: its inputs (node indices, ascending) and returned values, plus
+// what the shrinking passes changed: symbols rebound to smaller sizes, scalar arguments made
+// simpler, and inputs merged into an identical earlier one.
 struct Cut {
   std::vector<int32_t> inputs;
   ValueList outputs;
+  std::map<std::string, int64_t> sizes;                   // symbol name -> value
+  std::map<std::pair<int32_t, size_t>, double> constants;  // (node, argument) -> value
+  std::map<int32_t, int32_t> merged;                       // input node -> the input it reads instead
 };
 
 // The smallest failing cut so far and its candidate, built once.
@@ -29,7 +39,9 @@ struct Best {
 class Minifier {
  public:
   Minifier(const Graph& g, const std::vector<ExampleInput>& inputs, const Oracle& oracle, const MinifyOptions& options)
-      : graph_(g), oracle_(oracle), options_(options) {
+      : graph_(g), oracle_(oracle), options_(options), originalInputs_(inputs) {
+    if (options.shapeEnv)
+      if (auto guards = guardSetOf(g, *options.shapeEnv); guards.ok()) originalGuards_ = std::make_shared<sym::GuardSet>(std::move(*guards));
     const auto ph = g.placeholders();
     for (size_t i = 0; i < ph.size() && i < inputs.size(); ++i) placeholderInputs_[ph[i].index] = inputs[i];
   }
@@ -71,11 +83,58 @@ class Minifier {
       if (!real) return std::nullopt;
       c.inputs.push_back(*real);
     }
-    auto g = aot::extractGraph(graph_, refs, cut.outputs, "candidate");
+    std::optional<Graph> changed;
+    if (!cut.constants.empty() || !cut.merged.empty()) changed = rewritten(cut);
+    auto g = aot::extractGraph(changed ? *changed : graph_, refs, cut.outputs, "candidate");
     if (!g.ok()) return std::nullopt;
     c.graph = std::move(*g);
     // Inputs nothing reads are dropped (with their example inputs).
-    return dropUnusedInputs(std::move(c));
+    c = dropUnusedInputs(std::move(c));
+    if (!cut.sizes.empty() && !resize(c, cut.sizes)) return std::nullopt;
+    return c;
+  }
+
+  // The original graph with the cut's constants and merged inputs applied.
+  Graph rewritten(const Cut& cut) const {
+    Graph g = graph_;
+    for (const auto& [at, value] : cut.constants) g.mutableNodes()[static_cast<size_t>(at.first)].args[at.second] = Value(value);
+    if (!cut.merged.empty()) {
+      std::function<void(Value&)> redirect = [&](Value& v) {
+        if (const auto* r = v.tryAs<NodeRef>()) {
+          if (auto it = cut.merged.find(r->index); it != cut.merged.end()) v = Value(NodeRef{it->second});
+        } else if (v.tryAs<ValueList>()) {
+          for (auto& e : v.as<ValueList>()) redirect(e);
+        }
+      };
+      for (Node& n : g.mutableNodes()) {
+        for (auto& a : n.args) redirect(a);
+        for (auto& [k, a] : n.kwargs) redirect(a);
+      }
+    }
+    return g;
+  }
+
+  // The candidate's inputs at the rebound sizes (the other symbols keep their hints), when the
+  // recorded guards allow them: a candidate no compiled entry could get is no repro.
+  bool resize(Candidate& c, const std::map<std::string, int64_t>& sizes) const {
+    if (!options_.shapeEnv) return false;
+    std::map<std::string, int64_t> binding;
+    const auto& symbols = options_.shapeEnv->symbols();
+    for (size_t i = 0; i < symbols.size(); ++i) binding[symbols[i].name] = symbols[i].hint;
+    for (const auto& [name, v] : sizes) binding[name] = v;
+    if (!guardsAllow(binding)) return false;
+    auto resized = resizeInputs(c.graph, c.inputs, binding);
+    if (!resized.ok()) return false;
+    c.inputs = std::move(*resized);
+    return true;
+  }
+
+  // The guards are checked on the original graph's inputs at those sizes (a candidate's own
+  // inputs are cut values whose sizes are expressions the guard set cannot bind).
+  bool guardsAllow(const std::map<std::string, int64_t>& binding) const {
+    if (!originalGuards_) return true;
+    auto resized = resizeInputs(graph_, originalInputs_, binding);
+    return resized.ok() && originalGuards_->check(inputSizes(*resized));
   }
 
   // The cuts that still fail - and, with mustShrink, are smaller than the best - in order: only
@@ -164,10 +223,18 @@ class Minifier {
 
   // Truncate suffix: the earliest node whose value alone, returned, still fails. Monotone in the
   // common case (a failure at node k shows in any suffix cut after it): a binary search - with
-  // jobs workers, a (jobs+1)-ary one, all points of a round tested at once.
+  // jobs workers, a (jobs+1)-ary one, all points of a round tested at once. Only tensor-valued
+  // nodes: a size computation (sym_size, operator.mul) returned alone shows nothing and would
+  // break the search's monotonicity.
   bool truncateSuffix(Best& best) {
-    const auto nodes = computed(best);
-    auto suffixCut = [&](size_t k) { return Cut{allPlaceholders(), {Value(NodeRef{nodes[k]})}}; };
+    std::vector<int32_t> nodes;
+    for (int32_t i : computed(best))
+      if (graph_.nodes()[static_cast<size_t>(i)].val.tryAs<TensorMeta>()) nodes.push_back(i);
+    auto suffixCut = [&](size_t k) {
+      Cut c = best.cut;  // the best's inputs, and what the shrinking passes changed
+      c.outputs = {Value(NodeRef{nodes[k]})};
+      return c;
+    };
     size_t lo = 0, hi = nodes.size();
     std::optional<Best> found;
     const size_t ways = options_.isolate ? std::max<size_t>(options_.jobs, 1) : 1;
@@ -303,6 +370,80 @@ class Minifier {
     return improved;
   }
 
+  // Merge inputs: an input read in place of another with the same dtype, sizes and strides
+  // (the later one goes), so a repro needs fewer values.
+  bool mergeInputs(Best& best) {
+    bool improved = false;
+    for (bool again = true; again && !stopRequested();) {
+      again = false;
+      const auto ph = best.candidate.graph.placeholders();
+      std::vector<Cut> cuts;
+      for (size_t later = 1; later < ph.size(); ++later) {
+        const auto* a = best.candidate.graph.node(ph[later]).val.tryAs<TensorMeta>();
+        const auto from = graph_.find(best.candidate.graph.node(ph[later]).name);
+        for (size_t earlier = 0; earlier < later && a && from; ++earlier) {
+          const auto* b = best.candidate.graph.node(ph[earlier]).val.tryAs<TensorMeta>();
+          const auto to = graph_.find(best.candidate.graph.node(ph[earlier]).name);
+          if (!b || !to || a->str() != b->str()) continue;
+          Cut c = best.cut;
+          c.merged[from->index] = to->index;
+          cuts.push_back(std::move(c));
+        }
+      }
+      if (!cuts.empty() && replaceWithFirstFailing(best, cuts, false) && best.candidate.graph.placeholders().size() < ph.size())
+        improved = again = true;
+    }
+    return improved;
+  }
+
+  // Shrink symbolic sizes: each symbol the candidate's inputs use is rebound to the smallest of
+  // 2, 4, 8, ... below its value that keeps the failure and satisfies the guards.
+  bool shrinkSymbols(Best& best) {
+    if (!options_.shapeEnv) return false;
+    std::set<int32_t> used;
+    for (NodeRef r : best.candidate.graph.placeholders())
+      if (const auto* m = best.candidate.graph.node(r).val.tryAs<TensorMeta>())
+        for (const auto& s : m->sizes)
+          for (int32_t i : sym::exprOf(s).symbols()) used.insert(i);
+    bool improved = false;
+    const auto& symbols = options_.shapeEnv->symbols();
+    for (int32_t i : used) {
+      if (i < 0 || static_cast<size_t>(i) >= symbols.size() || stopRequested()) continue;
+      const auto& info = symbols[static_cast<size_t>(i)];
+      const auto it = best.cut.sizes.find(info.name);
+      const int64_t now = it != best.cut.sizes.end() ? it->second : info.hint;
+      std::vector<Cut> cuts;
+      for (int64_t v = std::max<int64_t>(2, info.range.lo); v < now; v *= 2) {
+        cuts.push_back(best.cut);
+        cuts.back().sizes[info.name] = v;
+      }
+      if (replaceWithFirstFailing(best, cuts, false)) improved = true;
+    }
+    return improved;
+  }
+
+  // Shrink constants: a floating scalar argument of a computed node becomes 0, else 1.
+  bool shrinkConstants(Best& best) {
+    bool improved = false;
+    for (int32_t node : computed(best)) {
+      const Node& n = graph_.nodes()[static_cast<size_t>(node)];
+      for (size_t a = 0; a < n.args.size() && !stopRequested(); ++a) {
+        const auto* d = n.args[a].tryAs<double>();
+        const auto it = best.cut.constants.find({node, a});
+        const double now = it != best.cut.constants.end() ? it->second : d ? *d : 0;
+        if (!d || now == 0) continue;
+        std::vector<Cut> cuts;
+        for (double simpler : {0.0, 1.0}) {
+          if (simpler == now) break;
+          cuts.push_back(best.cut);
+          cuts.back().constants[{node, a}] = simpler;
+        }
+        if (replaceWithFirstFailing(best, cuts, false)) improved = true;
+      }
+    }
+    return improved;
+  }
+
   // Each chunk of `chunk` computed nodes of the best (latest first) cut into inputs.
   std::vector<Cut> chunkCuts(const Best& best, size_t chunk) const {
     auto nodes = computed(best);
@@ -323,7 +464,9 @@ class Minifier {
   }
 
   Result<MinifyResult> run() {
-    Cut start{allPlaceholders(), originalOutputs()};
+    Cut start;
+    start.inputs = allPlaceholders();
+    start.outputs = originalOutputs();
     stats_.startNodes = graph_.size();
     std::optional<Candidate> original = build(start);
     if (!original) return internalError("the original graph could not be rebuilt as a candidate");
@@ -345,7 +488,10 @@ class Minifier {
     const Pass passes[] = {{"truncate suffix", &Minifier::truncateSuffix},
                            {"remove outputs", &Minifier::removeOutputs},
                            {"output to its operands", &Minifier::outputToOperands},
-                           {"nodes to inputs", &Minifier::nodesToInputs}};
+                           {"nodes to inputs", &Minifier::nodesToInputs},
+                           {"merge inputs", &Minifier::mergeInputs},
+                           {"shrink symbolic sizes", &Minifier::shrinkSymbols},
+                           {"shrink constants", &Minifier::shrinkConstants}};
     for (bool changed = true; changed && !stopRequested();) {
       changed = false;
       for (const auto& p : passes) {
@@ -410,6 +556,9 @@ class Minifier {
       }
     };
     for (const auto& v : cut.outputs) add(v);
+    for (const auto& [name, v] : cut.sizes) key += "|" + name + "=" + std::to_string(v);
+    for (const auto& [at, v] : cut.constants) key += "|c" + std::to_string(at.first) + "." + std::to_string(at.second) + "=" + std::to_string(v);
+    for (const auto& [from, to] : cut.merged) key += "|m" + std::to_string(from) + ">" + std::to_string(to);
     return key;
   }
 
@@ -418,6 +567,8 @@ class Minifier {
   const MinifyOptions& options_;
   const char* pass_ = "checking the original";
   size_t bestSize_ = 0;  // the best candidate's node count, for mustShrink
+  std::vector<ExampleInput> originalInputs_;
+  std::shared_ptr<sym::GuardSet> originalGuards_;  // null: no symbols, or none the inputs bind
   std::map<int32_t, ExampleInput> placeholderInputs_;
   std::vector<std::optional<ExampleInput>> real_;  // by node index
   std::map<std::string, bool> cache_;

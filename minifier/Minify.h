@@ -14,6 +14,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -21,6 +22,10 @@
 #include "engine/core/Result.h"
 #include "engine/dump/Dump.h"
 #include "engine/graph/Graph.h"
+
+namespace fathom::sym {
+class ShapeEnv;
+}
 
 namespace fathom::minify {
 
@@ -87,6 +92,9 @@ struct MinifyOptions {
   size_t jobs = 1;
   double timeoutSeconds = 0;  // per candidate; 0: no limit
   size_t memoryLimitMb = 0;   // per worker; 0: no limit
+  // The symbols the graph's sizes are over (a dynamic trace's): lets the minifier rebind them
+  // to smaller sizes that the recorded guards allow. Null: sizes stay.
+  std::shared_ptr<const sym::ShapeEnv> shapeEnv;
   // Real values of call nodes bigger than spillBytes go to this file (minifier/Spill.h); empty:
   // all stay in memory.
   std::string spillFile;

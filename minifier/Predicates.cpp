@@ -8,6 +8,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <filesystem>
 #include <memory>
 #include <regex>
@@ -113,6 +114,18 @@ double rmse(const Tensor& a, const Tensor& b) {
   return a.numel() ? std::sqrt(sum / static_cast<double>(a.numel())) : 0.0;
 }
 
+// Outputs with nested lists (a multi-output op returned whole) flattened.
+Result<ValueList> flat(Result<ValueList> r) {
+  if (!r.ok()) return r;
+  ValueList out;
+  std::function<void(const Value&)> add = [&](const Value& v) {
+    if (const auto* l = v.tryAs<ValueList>()) for (const auto& e : *l) add(e);
+    else out.push_back(v);
+  };
+  for (const auto& v : *r) add(v);
+  return out;
+}
+
 Verdict accuracy(const Backend& backend, const Candidate& c, double tol, bool allowNonFinite) {
   auto inputs = materializeInputs(c.inputs);
   if (!inputs.ok()) return {false, "its inputs cannot be built: " + inputs.error().str()};
@@ -124,11 +137,11 @@ Verdict accuracy(const Backend& backend, const Candidate& c, double tol, bool al
     if (!w.ok()) return {false, w.error().str()};
     wide.push_back(std::move(*w));
   }
-  auto got = backend.run(c.graph, *inputs);
+  auto got = flat(backend.run(c.graph, *inputs));
   if (!got.ok()) return {false, kRaised + got.error().str()};
-  auto eager = findBackend("eager")->run(c.graph, *inputs);
+  auto eager = flat(findBackend("eager")->run(c.graph, *inputs));
   if (!eager.ok()) return {false, "the eager reference raised: " + eager.error().str()};
-  auto ref = findBackend("eager")->run(c.graph, wide);
+  auto ref = flat(findBackend("eager")->run(c.graph, wide));
   for (size_t i = 0; i < got->size() && i < eager->size(); ++i) {
     const auto* g = (*got)[i].tryAs<Tensor>();
     const auto* e = (*eager)[i].tryAs<Tensor>();

@@ -5,42 +5,7 @@
 # and, once they exist, samples/*.fathom.json - must pass info, show (all formats) and run.
 #   usage: cli_test.sh FATHOM_BINARY SOURCE_ROOT
 set -u
-FATHOM=$1
-cd "$2" || exit 1
-command -v jq >/dev/null || { echo "cli_test: needs jq (apt-get install -y jq)"; exit 1; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-checks=0 failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# ok ARGS...: exits 0 with nothing on stderr; stdout is in $T/out.
-ok() {
-  checks=$((checks + 1))
-  "$FATHOM" "$@" >"$T/out" 2>"$T/err"
-  local rc=$?
-  [ "$rc" -eq 0 ] || { fail "fathom $*: exit $rc (stderr: $(head -n 1 "$T/err"))"; return 1; }
-  [ -s "$T/err" ] && { fail "fathom $*: wrote to stderr: $(head -n 1 "$T/err")"; return 1; }
-  return 0
-}
-
-# usage_error MESSAGE_SUBSTRING ARGS...: exits 2 with exactly one "fathom: ..." line on stderr.
-usage_error() {
-  local want=$1; shift
-  checks=$((checks + 1))
-  "$FATHOM" "$@" >"$T/out" 2>"$T/err"
-  local rc=$? line
-  line=$(head -n 1 "$T/err")
-  if [ "$rc" -ne 2 ]; then fail "fathom $*: exit $rc, expected 2 ($line)"
-  elif [ "$(awk 'END { print NR }' "$T/err")" -ne 1 ]; then fail "fathom $*: expected one line on stderr:"; cat "$T/err"
-  elif [[ "$line" != "fathom: "* || "$line" != *"$want"* ]]; then fail "fathom $*: expected 'fathom: ...$want...', got: $line"
-  fi
-}
-
-# expect_jq FILTER FILE WHAT: the jq filter is true on the JSON in FILE.
-expect_jq() {
-  checks=$((checks + 1))
-  jq -e "$1" "$2" >/dev/null 2>&1 || fail "$3 (jq: $1)"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" cli_test "$@"
 
 # --- every good dump: info, show in each format, run -------------------------------------------
 dumps=(tests/data/*.fathom.json)
@@ -224,46 +189,6 @@ ok run "$T/custom.json" --keep-unknown-ops --json && expect_jq '.opaque == ["rel
 ok check "$T/custom.json" --keep-unknown-ops --json &&
   expect_jq '.mismatches == [] and (.skipped | any(test("opaque op mylib.fused_relu.default")))' "$T/out" "check: opaque node skipped"
 
-# --- minify -----------------------------------------------------------------------------------------
-# A script predicate (llvm-reduce's protocol): "the graph still has a relu".
-cat >"$T/has-relu.sh" <<PRED
-#!/bin/bash
-"$FATHOM" info "\${@: -1}" --json | jq -e '[.graphs[].ops | keys[]] | any(. == "aten.relu.default")' >/dev/null
-PRED
-chmod +x "$T/has-relu.sh"
-cp samples/mlp.fathom.json "$T/mlp.fathom.json"
-ok minify "$T/mlp.fathom.json" --predicate "script:$T/has-relu.sh" -o "$T/min.fathom.json" --json &&
-  expect_jq '.start_nodes == 16 and .end_nodes == 3 and .queries > 0 and (.passes | length > 0)' "$T/out" "minify: mlp down to one relu"
-"$T/has-relu.sh" "$T/min.fathom.json" || fail "minify: the result no longer satisfies the predicate"
-cmp -s "$T/mlp.fathom.json" samples/mlp.fathom.json || fail "minify modified its input"
-usage_error "already exists; pass --force" minify "$T/mlp.fathom.json" --predicate "script:$T/has-relu.sh" -o "$T/min.fathom.json"
-# The default exception predicate keeps the original error, not another one.
-ok minify samples/bad-run/matmul-shape-mismatch.json --predicate exception -o "$T/mm.fathom.json" --json &&
-  expect_jq '.end_nodes <= .start_nodes' "$T/out" "minify an exception"
-checks=$((checks + 1)); "$FATHOM" run "$T/mm.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
-[ "$rc" -eq 2 ] && grep -q "cannot be multiplied" "$T/err" || fail "minify --predicate exception: the result raises the same error (exit $rc: $(cat "$T/err"))"
-# A mismatch: the lying dump from the check tests shrinks to the node that lies.
-ok minify "$T/lie.json" --predicate mismatch -o "$T/lie.min.fathom.json" --json && expect_jq '.end_nodes <= 3' "$T/out" "minify a mismatch"
-checks=$((checks + 1)); "$FATHOM" check "$T/lie.min.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
-[ "$rc" -eq 1 ] || fail "minify --predicate mismatch: the result still mismatches (exit $rc)"
-# A PyTorch export whose inputs are in a side file: candidates (in a temporary folder) and the
-# result (in another one) still find it.
-cat >"$T/has-ln.sh" <<PRED
-#!/bin/bash
-"$FATHOM" info "\${@: -1}" --json >"\${@: -1}.info" || exit 2
-jq -e '[.graphs[].ops | keys[]] | any(. == "aten.native_layer_norm.default")' "\${@: -1}.info" >/dev/null
-PRED
-chmod +x "$T/has-ln.sh"
-mkdir -p "$T/elsewhere"
-ok minify tests/data/torch-mlp-aot.fathom.json --predicate "script:$T/has-ln.sh" -o "$T/elsewhere/ln.fathom.json" --json &&
-  expect_jq '.end_nodes < .start_nodes' "$T/out" "minify a PyTorch export with a side file"
-ok run "$T/elsewhere/ln.fathom.json" && grep -q "output 0: " "$T/out" || fail "the minified export runs where it was written"
-# A graph that does not fail: exit 1, saying so.
-checks=$((checks + 1)); "$FATHOM" minify samples/mlp.fathom.json --predicate exception -o "$T/none.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
-[ "$rc" -eq 1 ] && grep -q "runs without an error" "$T/err" || fail "minify of a graph that does not fail: exit $rc, $(cat "$T/err")"
-usage_error "--predicate is required" minify samples/mlp.fathom.json
-usage_error "--predicate must be exception[:REGEX], mismatch or script:CMD" minify samples/mlp.fathom.json --predicate crash
-
 # --- help, version, bad usage ----------------------------------------------------------------------
 ok --help && grep -q 'Usage: fathom' "$T/out" || fail "--help"
 ok --version && grep -Eq '^fathom [0-9]+\.[0-9]+' "$T/out" || fail "--version"
@@ -284,5 +209,4 @@ usage_error "does-not-exist.json: cannot open" run "$P" --inputs does-not-exist.
 echo '{"format": "fathom-inputs", "version": 1, "inputs": [{"name": "x", "dtype": "float32", "sizes": [2, 3], "seed": 1}]}' >"$T/one.inputs.json"
 usage_error "inputs file has 1 inputs but graph 'backward' has 2 placeholders" run "$G" --graph backward --inputs "$T/one.inputs.json"
 
-echo "$checks checks: $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -6,13 +6,7 @@
 # usage or input with one stderr line.
 #   usage: step_test.sh FATHOM_BINARY SOURCE_ROOT
 set -u
-FATHOM=$1
-cd "$2" || exit 1
-command -v jq >/dev/null || { echo "step_test: needs jq (apt-get install -y jq)"; exit 1; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-checks=0 failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" step_test "$@"
 
 # session WANT_RC DUMP [OPTIONS...] <<< COMMANDS: runs the commands (from a --commands file)
 # and expects the exit code; the transcript is in $T/out.
@@ -36,17 +30,10 @@ hasnt() {
   grep -Eq -- "$1" "$T/out" && fail "$2 (unexpected line matching '$1')"
 }
 
-# usage_error MESSAGE_SUBSTRING ARGS...: exits 2 with exactly one "fathom: ..." line on stderr.
-usage_error() {
+# step_usage_error MESSAGE_SUBSTRING ARGS...: `fathom step ARGS` exits 2 with one stderr line.
+step_usage_error() {
   local want=$1; shift
-  checks=$((checks + 1))
-  "$FATHOM" step "$@" </dev/null >"$T/out" 2>"$T/err"
-  local rc=$? line
-  line=$(head -n 1 "$T/err")
-  if [ "$rc" -ne 2 ]; then fail "fathom step $*: exit $rc, expected 2 ($line)"
-  elif [ "$(awk 'END { print NR }' "$T/err")" -ne 1 ]; then fail "fathom step $*: expected one line on stderr:"; cat "$T/err"
-  elif [[ "$line" != "fathom: "* || "$line" != *"$want"* ]]; then fail "fathom step $*: expected 'fathom: ...$want...', got: $line"
-  fi
+  usage_error "$want" step "$@" </dev/null
 }
 
 # --- next, print, list, where on a static sample ------------------------------------------------
@@ -207,11 +194,10 @@ has '^restarted with the same inputs' "restart after a failure"
 has '^end of session: 0 mismatches seen, 1 node failed to execute$' "the summary counts the failure"
 
 # --- bad usage or input: exit 2, one line naming the file ---------------------------------------
-usage_error "nonexistent.fathom.json" nonexistent.fathom.json
-usage_error "no graph named 'bogus'" samples/mlp.fathom.json --graph bogus
-usage_error "$T/none.txt" samples/mlp.fathom.json --commands "$T/none.txt"
-usage_error "--seed" samples/mlp.fathom.json --seed -1
-usage_error "DUMP is required"
+step_usage_error "nonexistent.fathom.json" nonexistent.fathom.json
+step_usage_error "no graph named 'bogus'" samples/mlp.fathom.json --graph bogus
+step_usage_error "$T/none.txt" samples/mlp.fathom.json --commands "$T/none.txt"
+step_usage_error "--seed" samples/mlp.fathom.json --seed -1
+step_usage_error "DUMP is required"
 
-echo "step_test: $checks checks, $failures failures"
-[ "$failures" -eq 0 ]
+finish

@@ -1,0 +1,47 @@
+# Shared by the CLI test scripts (tests/app/*_test.sh): `source` it after `set -u` with the
+# script's name; it takes FATHOM_BINARY and SOURCE_ROOT from the script's arguments, moves to the
+# source root, makes a temporary folder $T (removed on exit) and counts checks and failures.
+#   source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" NAME "$@"
+#   ok ARGS...                     fathom exits 0 with nothing on stderr; stdout in $T/out
+#   usage_error TEXT ARGS...       fathom exits 2 with exactly one "fathom: ...TEXT..." line
+#   expect_jq FILTER FILE WHAT     the jq filter is true on FILE
+#   finish                         prints the tally; the script's exit status
+TEST_NAME=$1
+FATHOM=$2
+cd "$3" || exit 1
+command -v jq >/dev/null || { echo "$TEST_NAME: needs jq (apt-get install -y jq)"; exit 1; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+checks=0 failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+ok() {
+  checks=$((checks + 1))
+  "$FATHOM" "$@" >"$T/out" 2>"$T/err"
+  local rc=$?
+  [ "$rc" -eq 0 ] || { fail "fathom $*: exit $rc (stderr: $(head -n 1 "$T/err"))"; return 1; }
+  [ -s "$T/err" ] && { fail "fathom $*: wrote to stderr: $(head -n 1 "$T/err")"; return 1; }
+  return 0
+}
+
+usage_error() {
+  local want=$1; shift
+  checks=$((checks + 1))
+  "$FATHOM" "$@" >"$T/out" 2>"$T/err"
+  local rc=$? line
+  line=$(head -n 1 "$T/err")
+  if [ "$rc" -ne 2 ]; then fail "fathom $*: exit $rc, expected 2 ($line)"
+  elif [ "$(awk 'END { print NR }' "$T/err")" -ne 1 ]; then fail "fathom $*: expected one line on stderr:"; cat "$T/err"
+  elif [[ "$line" != "fathom: "* || "$line" != *"$want"* ]]; then fail "fathom $*: expected 'fathom: ...$want...', got: $line"
+  fi
+}
+
+expect_jq() {
+  checks=$((checks + 1))
+  jq -e "$1" "$2" >/dev/null 2>&1 || fail "$3 (jq: $1)"
+}
+
+finish() {
+  echo "$TEST_NAME: $checks checks, $failures failed"
+  [ "$failures" -eq 0 ]
+}

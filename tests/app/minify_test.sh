@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# `fathom minify`: every failure kind minifies its sample (script, exception, mismatch, crash,
+# timeout, accuracy, guard-free symbolic shrinking) to a small repro that still fails - checked
+# by running the result again - with the faulty backends (minifier/Backends.h) as the bugs; the
+# result is a repro that `fathom minify` takes back with its own predicate; -j 2 finds what -j 1
+# finds; Ctrl-C stops with the best so far (exit 130) and --resume continues after a kill; the
+# input is never modified; exit 1 when the input does not fail, 2 for bad usage.
+#   usage: minify_test.sh FATHOM_BINARY SOURCE_ROOT
+set -u
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" minify_test "$@"
+
+# calls FILE: the ops the dump's first graph calls, sorted, comma-separated.
+calls() { "$FATHOM" info "$1" --json | jq -r '[.graphs | to_entries[0].value.ops | to_entries[] | .key as $k | range(.value) | $k] | sort | join(",")'; }
+# same_calls FILE WANT WHAT
+same_calls() {
+  checks=$((checks + 1))
+  local got
+  got=$(calls "$1")
+  [ "$got" = "$2" ] || fail "$3: calls $got, expected $2"
+}
+# still_fails MIN WHAT: minifying the repro again keeps it as it is (it fails with its own
+# predicate and backend, and nothing more goes).
+still_fails() {
+  ok minify "$1" -o "$T/again.fathom.json" --force --json &&
+    expect_jq ".end_nodes == .start_nodes" "$T/out" "$2: the repro fails as it says and is already minimal"
+}
+
+MLP=samples/mlp.fathom.json
+
+# --- a script predicate (llvm-reduce's protocol): "the graph still has a relu" -----------------------
+cat >"$T/has-relu.sh" <<PRED
+#!/bin/bash
+"$FATHOM" info "\${@: -1}" --json | jq -e '[.graphs[].ops | keys[]] | any(. == "aten.relu.default")' >/dev/null
+PRED
+chmod +x "$T/has-relu.sh"
+cp $MLP "$T/mlp.fathom.json"
+ok minify "$T/mlp.fathom.json" --predicate "script:$T/has-relu.sh" -o "$T/min.fathom.json" --json &&
+  expect_jq '.start_nodes == 16 and .end_nodes == 3 and .queries > 0 and (.passes | length > 0) and .isolated' "$T/out" "minify: mlp down to one relu"
+"$T/has-relu.sh" "$T/min.fathom.json" || fail "minify: the result no longer satisfies the predicate"
+cmp -s "$T/mlp.fathom.json" $MLP || fail "minify modified its input"
+jq -e '.repro.predicate | startswith("script:")' "$T/min.fathom.json" >/dev/null || fail "the result is a repro with its predicate"
+usage_error "already exists; pass --resume" minify "$T/mlp.fathom.json" --predicate "script:$T/has-relu.sh" -o "$T/min.fathom.json"
+
+# --- exception: the default predicate keeps the original error, not another one ----------------------
+ok minify samples/bad-run/matmul-shape-mismatch.json --predicate exception -o "$T/mm.fathom.json" --json &&
+  expect_jq '.end_nodes <= .start_nodes and (.predicate | test("cannot be multiplied"))' "$T/out" "minify an exception"
+checks=$((checks + 1)); "$FATHOM" run "$T/mm.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 2 ] && grep -q "cannot be multiplied" "$T/err" || fail "minify --predicate exception: the result raises the same error (exit $rc: $(cat "$T/err"))"
+
+# --- mismatch: a dump whose recorded strides lie shrinks to the node that lies -----------------------
+jq '.graphs.forward.nodes |= map(if .name == "t" then .meta.val.strides = [1, 1] else . end)' $MLP >"$T/lie.json"
+ok minify "$T/lie.json" --predicate mismatch --in-process -o "$T/lie.min.fathom.json" --json &&
+  expect_jq '.end_nodes <= 3 and .predicate == "mismatch:aten.t.default" and (.isolated | not)' "$T/out" "minify a mismatch in-process"
+checks=$((checks + 1)); "$FATHOM" check "$T/lie.min.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] || fail "minify --predicate mismatch: the result still mismatches (exit $rc)"
+
+# --- the faulty backends: each bug down to its pattern ----------------------------------------------
+ok minify $MLP --backend faulty-crash --predicate crash -o "$T/crash.fathom.json" --json &&
+  expect_jq '.predicate == "crash:SIGSEGV" and .backend == "faulty-crash" and .end_nodes == 6' "$T/out" "minify a crash"
+same_calls "$T/crash.fathom.json" "aten.addmm.default,aten.t.default" "crash"
+still_fails "$T/crash.fathom.json" "crash"
+ok minify $MLP --backend faulty-miscompile --predicate accuracy -o "$T/acc.fathom.json" --json &&
+  expect_jq '.predicate == "accuracy:0.001" and .end_nodes == 6' "$T/out" "minify an accuracy failure"
+same_calls "$T/acc.fathom.json" "aten.addmm.default,aten.relu.default" "accuracy"
+still_fails "$T/acc.fathom.json" "accuracy"
+ok minify $MLP --backend faulty-meta --predicate mismatch -o "$T/meta.fathom.json" --json &&
+  expect_jq '.predicate == "mismatch:aten.t.default" and .end_nodes == 3' "$T/out" "minify a faulty meta"
+ok minify $MLP --backend faulty-hang --predicate timeout:1 -j 2 -o "$T/hang.fathom.json" --json &&
+  expect_jq '.predicate == "timeout:1" and .jobs == 2 and .end_nodes == 6' "$T/out" "minify a hang with two workers"
+same_calls "$T/hang.fathom.json" "aten.addmm.default,aten.relu.default" "timeout"
+# -j 2 finds what -j 1 finds.
+ok minify $MLP --backend faulty-crash --predicate crash -j 2 -o "$T/crash2.fathom.json" --json
+cmp -s <("$FATHOM" show "$T/crash.fathom.json") <("$FATHOM" show "$T/crash2.fathom.json") || fail "-j 2 gave another result than -j 1"
+
+# --- symbolic sizes shrink (within the recorded guards) --------------------------------------------
+ok minify tests/data/mlp-dynamic.fathom.json --backend faulty-miscompile --predicate accuracy -o "$T/dyn.fathom.json" --json &&
+  expect_jq '.passes | index("shrink symbolic sizes")' "$T/out" "minify shrinks a symbolic size"
+checks=$((checks + 1))
+before=$(jq '[.inputs[][] | .sizes | reduce .[] as $d (1; . * $d)] | add' tests/data/mlp-dynamic.fathom.json)
+after=$(jq '[.inputs[][] | .sizes | reduce .[] as $d (1; . * $d)] | add' "$T/dyn.fathom.json")
+[ "$after" -lt "$before" ] || fail "symbolic shrinking: input elements $before -> $after"
+
+# --- Ctrl-C stops with the best so far; --resume continues after a kill ------------------------------
+cat >"$T/slow-relu.sh" <<PRED
+#!/bin/bash
+sleep 0.3
+"$T/has-relu.sh" "\$@"
+PRED
+chmod +x "$T/slow-relu.sh"
+checks=$((checks + 1))
+"$FATHOM" minify $MLP --predicate "script:$T/slow-relu.sh" -o "$T/int.fathom.json" >"$T/out" 2>"$T/err" &
+pid=$!
+for _ in $(seq 100); do [ -f "$T/int.fathom.json" ] && break; sleep 0.1; done
+kill -INT $pid; wait $pid; rc=$?
+[ "$rc" -eq 130 ] && grep -q "interrupted" "$T/out" && [ -f "$T/int.fathom.json" ] || fail "Ctrl-C: exit $rc, $(cat "$T/out" "$T/err")"
+ok minify $MLP --predicate "script:$T/slow-relu.sh" -o "$T/int.fathom.json" --resume --json &&
+  expect_jq '.resumed and .start_nodes == 16 and .end_nodes == 3 and (.interrupted | not)' "$T/out" "--resume after Ctrl-C"
+checks=$((checks + 1))
+"$FATHOM" minify $MLP --predicate "script:$T/slow-relu.sh" -o "$T/kill.fathom.json" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -f "$T/kill.fathom.json" ] && break; sleep 0.1; done
+kill -KILL $pid; wait $pid 2>/dev/null
+"$FATHOM" info "$T/kill.fathom.json" >/dev/null 2>&1 || fail "a kill left a checkpoint that does not load"
+ok minify $MLP --predicate "script:$T/slow-relu.sh" -o "$T/kill.fathom.json" --resume --json &&
+  expect_jq '.resumed and .end_nodes == 3' "$T/out" "--resume after a kill"
+usage_error "not a checkpoint" minify samples/bert.fathom.json --predicate exception -o "$T/kill.fathom.json" --resume
+usage_error "no checkpoint" minify $MLP --predicate exception -o "$T/nothing.fathom.json" --resume
+
+# --- a PyTorch export whose inputs are in a side file: candidates and the result (elsewhere) find it --
+cat >"$T/has-ln.sh" <<PRED
+#!/bin/bash
+"$FATHOM" info "\${@: -1}" --json >"\${@: -1}.info" || exit 2
+jq -e '[.graphs[].ops | keys[]] | any(. == "aten.native_layer_norm.default")' "\${@: -1}.info" >/dev/null
+PRED
+chmod +x "$T/has-ln.sh"
+mkdir -p "$T/elsewhere"
+ok minify tests/data/torch-mlp-aot.fathom.json --predicate "script:$T/has-ln.sh" -o "$T/elsewhere/ln.fathom.json" --json &&
+  expect_jq '.end_nodes < .start_nodes' "$T/out" "minify a PyTorch export with a side file"
+ok run "$T/elsewhere/ln.fathom.json" && grep -q "output 0: " "$T/out" || fail "the minified export runs where it was written"
+
+# --- what does not fail, and bad usage ---------------------------------------------------------------
+checks=$((checks + 1)); "$FATHOM" minify $MLP --predicate exception -o "$T/none.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] && grep -q "does not raise an error under backend eager: it ran cleanly" "$T/err" || fail "minify of a graph that does not fail: exit $rc, $(cat "$T/err")"
+checks=$((checks + 1)); "$FATHOM" minify $MLP --predicate crash -o "$T/none.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] && grep -q "does not crash" "$T/err" || fail "minify --predicate crash of a graph that runs: exit $rc, $(cat "$T/err")"
+[ -e "$T/none.fathom.json" ] && fail "a run that found nothing wrote an output"
+usage_error "--predicate is required" minify $MLP
+usage_error "--predicate must be exception[:REGEX], crash" minify $MLP --predicate segfault
+usage_error "not a signal" minify $MLP --predicate crash:SIGNOPE
+usage_error "positive number of seconds" minify $MLP --predicate timeout:0
+usage_error "--backend must be one of eager" minify $MLP --predicate crash --backend nope
+usage_error "-j must be between 1 and 256" minify $MLP --predicate crash -j 0
+usage_error "cannot go with --in-process" minify $MLP --predicate crash -j 2 --in-process
+usage_error "needs worker subprocesses" minify $MLP --predicate crash --in-process
+usage_error "is the input" minify "$T/mlp.fathom.json" --predicate crash -o "$T/mlp.fathom.json"
+
+finish
