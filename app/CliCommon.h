@@ -38,6 +38,7 @@ Command addTraceCommand(CLI::App& parent);
 Command addStepCommand(CLI::App& parent);
 Command addCheckCommand(CLI::App& parent);
 Command addMinifyCommand(CLI::App& parent);
+Command addExportCommand(CLI::App& parent);
 
 using Json = nlohmann::ordered_json;
 

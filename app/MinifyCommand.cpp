@@ -200,7 +200,7 @@ int runMinify(MinifyCliOptions o) {
   if (!r.ok()) return reportError(r.error().within(o.dump));
   if (!r->originalFails) {
     printErrorLine(o.dump + ": graph '" + g.name + "' does not fail as --predicate " + o.predicate + " asks under backend " + backend->name +
-                   ": it " + r->originalWhat);
+                   "; instead: " + r->originalWhat);
     return kExitProblem;
   }
   if (auto s = save(r->best); !s.ok()) return reportError(s.error());

@@ -318,7 +318,7 @@ class Minifier {
   bool nodesToInputs(Best& best) {
     if (options_.isolate && options_.jobs > 1) return nodesToInputsInBatches(best);
     bool improved = false;
-    for (size_t chunk = std::max<size_t>(computed(best).size() / 2, 1);;) {
+    for (size_t chunk = std::max<size_t>(chunkCuts(best, 1).size() / 2, 1);;) {
       if (stopRequested()) break;
       if (replaceWithFirstFailing(best, chunkCuts(best, chunk), true)) {
         improved = true;
@@ -336,7 +336,7 @@ class Minifier {
   // round of single nodes where none could go.
   bool nodesToInputsInBatches(Best& best) {
     bool improved = false;
-    size_t chunk = std::max<size_t>(computed(best).size() / 2, 1);
+    size_t chunk = std::max<size_t>(chunkCuts(best, 1).size() / 2, 1);
     for (size_t start = 0; !stopRequested();) {
       std::vector<Cut> cuts = chunkCuts(best, chunk);
       if (start >= cuts.size()) {
@@ -445,8 +445,17 @@ class Minifier {
   }
 
   // Each chunk of `chunk` computed nodes of the best (latest first) cut into inputs.
+  // Only nodes that can become inputs: ones with a real tensor value (a multi-output node such
+  // as native_layer_norm cannot, and one in a chunk would make the whole chunk unbuildable), and
+  // not the cut's outputs (cutting an output leaves nothing to compute; removing outputs is the
+  // other pass's job).
   std::vector<Cut> chunkCuts(const Best& best, size_t chunk) const {
-    auto nodes = computed(best);
+    std::set<int32_t> outputs;
+    for (const auto& v : best.cut.outputs)
+      if (const auto* r = v.tryAs<NodeRef>()) outputs.insert(r->index);
+    std::vector<int32_t> nodes;
+    for (int32_t i : computed(best))
+      if (real_[static_cast<size_t>(i)] && !outputs.count(i)) nodes.push_back(i);
     std::reverse(nodes.begin(), nodes.end());
     std::vector<Cut> cuts;
     for (size_t start = 0; start < nodes.size(); start += chunk) {

@@ -20,6 +20,7 @@
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/ValueDiff.h"
 #include "engine/symbolic/GuardSet.h"
+#include "minifier/Export.h"
 
 extern char** environ;
 
@@ -184,8 +185,9 @@ Verdict mismatch(const Backend& backend, const Candidate& c, const std::string& 
 // Runs in a worker only: compiling the candidate adds guards to the symbols' environment (the
 // one the dump's sizes point to), which only the worker's copy of it may keep.
 Verdict guard(sym::ShapeEnv& env, const Candidate& c) {
-  std::set<std::string> nodes;
-  for (const auto& n : c.graph.nodes()) nodes.insert(n.name);
+  std::set<std::string> nodes;  // the calls: a guard's node cut into an input no longer asks it
+  for (const auto& n : c.graph.nodes())
+    if (n.kind == NodeKind::Call) nodes.insert(n.name);
   if (auto set = guardSetOf(c.graph, env); set.ok())
     for (const auto& f : set->failures(inputSizes(c.inputs)))
       if (f.kind == "guard" && nodes.count(f.where.node)) return {true, "guard " + f.expr + " fails (" + f.actual + "), from %" + f.where.node};
@@ -204,30 +206,73 @@ Verdict guard(sym::ShapeEnv& env, const Candidate& c) {
 
 // --- script --------------------------------------------------------------------------------
 
-// `/bin/sh -c 'CMD "$1"' fathom-minify PATH` with its output silenced: exit status 0 means still
-// failing.
-Verdict runScript(const std::string& command, const std::string& path) {
-  const std::string script = command + " \"$1\"";
-  const char* argv[] = {"/bin/sh", "-c", script.c_str(), "fathom-minify", path.c_str(), nullptr};
+// Runs argv[0] with its stdout in `output` (when given; else silenced) and stderr silenced: the
+// exit status, or -1 when it could not start or died by a signal (then `why` says which).
+int runQuietly(const std::vector<std::string>& args, const std::string& output, std::string* why) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
   posix_spawn_file_actions_t quiet;
   posix_spawn_file_actions_init(&quiet);
-  posix_spawn_file_actions_addopen(&quiet, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&quiet, STDOUT_FILENO, output.empty() ? "/dev/null" : output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&quiet, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, "/bin/sh", &quiet, nullptr, const_cast<char* const*>(argv), environ);
+  const int spawned = posix_spawn(&pid, argv[0], &quiet, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&quiet);
-  if (spawned != 0) return {false, "could not start /bin/sh"};
   int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return {false, "lost the script's process"};
-  if (WIFSIGNALED(status)) return {false, "the script died with " + signalName(WTERMSIG(status))};
-  const int code = WEXITSTATUS(status);
+  if (spawned != 0 || waitpid(pid, &status, 0) < 0) {
+    *why = "could not start " + args[0];
+    return -1;
+  }
+  if (WIFSIGNALED(status)) {
+    *why = args[0] + " died with " + signalName(WTERMSIG(status));
+    return -1;
+  }
+  return WEXITSTATUS(status);
+}
+
+// `/bin/sh -c 'CMD "$1"' fathom-minify PATH`: exit status 0 means still failing.
+Verdict runScript(const std::string& command, const std::string& path) {
+  std::string why;
+  const int code = runQuietly({"/bin/sh", "-c", command + " \"$1\"", "fathom-minify", path}, "", &why);
+  if (code < 0) return {false, why};
   return {code == 0, "the script exited with status " + std::to_string(code)};
+}
+
+// The candidate as a PyTorch script (minifier/Export.h) run under Debian's python3: it prints
+// "FATHOM-REPRO: KIND: DETAIL" and exits 1 when PyTorch shows the failure.
+// The op of a meta report's detail: "%name = aten.where.self: output 0: ..." -> aten.where.self.
+std::string reportedOp(const std::string& line) {
+  const auto eq = line.find(" = ");
+  if (eq == std::string::npos) return "";
+  const auto end = line.find(':', eq + 3);
+  return line.substr(eq + 3, end == std::string::npos ? std::string::npos : end - eq - 3);
+}
+
+// `op` (when not empty) must be the op PyTorch's meta report names: a different meta bug is not
+// the one being minified.
+Verdict runInPyTorch(const Dump& candidate, const std::string& graph, const std::string& kind, const std::string& op,
+                     const std::string& script) {
+  if (auto s = writePyTorchScript(candidate, graph, script, "torch:" + kind); !s.ok()) return {false, "could not export it: " + s.error().str()};
+  std::string why;
+  const std::string output = script + ".out";
+  const int code = runQuietly({"/usr/bin/python3", script, "--check", kind}, output, &why);
+  auto text = readFile(output);
+  std::error_code ec;
+  for (const auto& f : {script, output, script.substr(0, script.size() - 3) + ".bin"}) std::filesystem::remove(f, ec);
+  if (code < 0) return {false, why};
+  std::string line = text.ok() ? *text : "";
+  if (const auto at = line.find("FATHOM-REPRO: "); at != std::string::npos) line = line.substr(at);
+  if (const auto nl = line.find('\n'); nl != std::string::npos) line.resize(nl);
+  if (code == 2) return {false, "PyTorch could not run it: " + line};
+  const bool fails = code == 1 && line.rfind("FATHOM-REPRO: " + kind, 0) == 0 && (op.empty() || reportedOp(line) == op);
+  return {fails, line.empty() ? "python3 exited with status " + std::to_string(code) : line};
 }
 
 }  // namespace
 
 const char* predicateKinds() {
-  return "exception[:REGEX], crash[:SIGNAL], timeout:SECONDS, accuracy[:TOL], mismatch[:OP], guard or script:CMD";
+  return "exception[:REGEX], crash[:SIGNAL], timeout:SECONDS, accuracy[:TOL], mismatch[:OP], guard, script:CMD or torch[:exception|meta]";
 }
 
 Result<PredicateSpec> parsePredicate(const std::string& text) {
@@ -255,6 +300,9 @@ Result<PredicateSpec> parsePredicate(const std::string& text) {
     if (hasArg) return bad("guard takes no argument");
   } else if (spec.kind == "script") {
     if (spec.arg.empty()) return bad("script:CMD needs a command");
+  } else if (spec.kind == "torch") {
+    if (hasArg && spec.arg != "exception" && spec.arg != "meta" && spec.arg.rfind("meta:", 0) != 0)
+      return bad("torch:KIND takes exception, meta or meta:OP");
   } else {
     return invalidInput("--predicate must be " + std::string(predicateKinds()) + ", not '" + text + "'");
   }
@@ -278,7 +326,7 @@ Result<PreparedOracle> makeOracle(const PredicateSpec& spec, const Graph& graph,
   auto runProbe = [&backend](const Candidate& c) { return describe(runWith(backend, c.graph, c.inputs)); };
   // What the original does, for defaults and for "it does not fail: it ..." messages.
   auto doesNot = [&](const std::string& what, const WorkerResult& r) {
-    return invalidInput("the graph does not " + what + " under backend " + backend.name + ": it " + r.verdict.what);
+    return invalidInput("the graph does not " + what + " under backend " + backend.name + "; instead: " + r.verdict.what);
   };
 
   if (spec.kind == "exception") {
@@ -344,15 +392,29 @@ Result<PreparedOracle> makeOracle(const PredicateSpec& spec, const Graph& graph,
     Oracle o([env](const Candidate& c) { return guard(*env, c); });
     return PreparedOracle{std::move(o), "guard"};
   }
-  // script: each candidate is written as a dump for the command to read (named by the worker's
-  // process id, so parallel workers do not share a file).
-  if (!ctx.dump) return internalError("a script predicate needs the original dump");
+  // script and torch: each candidate is written as a dump (named by the worker's process id, so
+  // parallel workers do not share a file) for the command, or as a PyTorch script.
+  if (!ctx.dump) return internalError("script and torch predicates need the original dump");
   auto counter = std::make_shared<size_t>(0);
   const Dump* dump = ctx.dump;
   const std::string dir = ctx.workDir, name = ctx.graphName, command = spec.arg;
+  auto pathFor = [=](const std::string& suffix) {
+    const std::string file = "candidate-" + std::to_string(::getpid()) + "-" + std::to_string((*counter)++) + suffix;
+    return (std::filesystem::path(dir) / file).string();
+  };
+  if (spec.kind == "torch") {
+    const std::string kind = spec.arg.empty() ? "exception" : spec.arg.substr(0, spec.arg.find(':'));
+    std::string op = kind == "meta" && spec.arg.size() > 5 ? spec.arg.substr(5) : "";
+    auto probeFor = [=](const std::string& wantOp) {
+      return [=](const Candidate& c) { return runInPyTorch(candidateDump(c, *dump, name), name, kind, wantOp, pathFor(".py")); };
+    };
+    const WorkerResult r = observe([&] { return probeFor(op)(original); }, ctx);
+    if (r.end != WorkerEnd::Answered || !r.verdict.fails) return doesNot("fail in PyTorch (" + kind + ")", r);
+    if (kind == "meta" && op.empty()) op = reportedOp(r.verdict.what);  // the original's first meta bug
+    return PreparedOracle{Oracle(probeFor(op)), "torch:" + kind + (op.empty() ? "" : ":" + op)};
+  }
   Oracle o([=](const Candidate& c) {
-    const std::string file = "candidate-" + std::to_string(::getpid()) + "-" + std::to_string((*counter)++) + ".fathom.json";
-    const std::string path = (std::filesystem::path(dir) / file).string();
+    const std::string path = pathFor(".fathom.json");
     if (auto s = saveDump(candidateDump(c, *dump, name), path); !s.ok()) return Verdict{false, "could not write the candidate: " + s.error().str()};
     Verdict v = runScript(command, path);
     std::error_code ec;

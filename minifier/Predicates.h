@@ -16,6 +16,11 @@
 //                      recorded set lacks (a late guard)
 //   script:CMD         `CMD PATH` exits 0, PATH being the candidate written as a dump
 //                      (llvm-reduce's protocol); CMD is a shell command line
+//   torch[:KIND]       the candidate, exported as a PyTorch script (minifier/Export.h), fails in
+//                      PyTorch under Debian's /usr/bin/python3: KIND exception (default), it
+//                      raises; meta[:OP], PyTorch's meta result disagrees with its real one at an
+//                      OP node (default: the original's first) - a bug in PyTorch itself,
+//                      minified with Fathom's isolation, parallelism and cache
 // The crash, timeout and guard kinds need worker subprocesses (MinifyOptions::isolate).
 #pragma once
 
@@ -30,7 +35,7 @@
 namespace fathom::minify {
 
 struct PredicateSpec {
-  std::string kind;  // "exception", "crash", "timeout", "accuracy", "mismatch", "guard", "script"
+  std::string kind;  // "exception", "crash", "timeout", "accuracy", "mismatch", "guard", "script", "torch"
   std::string arg;   // the regex, signal, seconds, tolerance, op or command; empty when not given
 };
 

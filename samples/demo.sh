@@ -53,6 +53,15 @@ set +e
 "$FATHOM" check "$LIES"
 set -e
 
+MIN=$(dirname "$TRACED")/bert-miscompiled.min.fathom.json
+heading "A backend that miscompiles one pattern (gelu of a matmul): minify the BERT layer to it, in worker subprocesses" \
+  "minify $BERT --backend faulty-miscompile --predicate accuracy -j 2 -o $MIN"
+"$FATHOM" minify "$BERT" --backend faulty-miscompile --predicate accuracy -j 2 -o "$MIN" --force
+"$FATHOM" show "$MIN"
+heading "The repro as a standalone GoogleTest that fails while the bug is there" "export $MIN --as gtest -o ${MIN%.fathom.json}_test.cpp"
+"$FATHOM" export "$MIN" --as gtest -o "${MIN%.fathom.json}_test.cpp" --force
+grep -c "b.call" "${MIN%.fathom.json}_test.cpp" | sed 's/^/GraphBuilder calls in the test: /'
+
 BAD=samples/bad/cycle.json
 heading "A broken dump: exit code 2 and one line naming the file, the place and the problem" "info $BAD"
 set +e

@@ -36,6 +36,20 @@ TEST(DumpRoundTripTest, SerializeParseSerializeIsStable) {
   EXPECT_EQ(*back->inputsFor("forward")->at(1).seed, 8u);
 }
 
+TEST(DumpRoundTripTest, AReproSectionSurvives) {
+  Dump d = tinyDump();
+  d.repro = ReproSpec{"forward", "crash:SIGSEGV", "faulty-crash", {{"jobs", "2"}}};
+  const std::string text = serializeDump(d);
+  auto back = parseDump(text, "mem");
+  ASSERT_TRUE(back.ok()) << back.error().str();
+  ASSERT_TRUE(back->repro.has_value());
+  EXPECT_EQ(back->repro->graph, "forward");
+  EXPECT_EQ(back->repro->predicate, "crash:SIGSEGV");
+  EXPECT_EQ(back->repro->backend, "faulty-crash");
+  EXPECT_EQ(back->repro->options, d.repro->options);
+  EXPECT_EQ(serializeDump(*back), text);
+}
+
 TEST(DumpRoundTripTest, ArgumentKindsSurvive) {
   // Every constant kind a node argument can hold, through the dump and back.
   const char* text = R"({"format": "fathom-dump", "version": 1, "graphs": {"g": {"nodes": [
