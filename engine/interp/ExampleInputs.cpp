@@ -1,5 +1,7 @@
 #include "engine/interp/ExampleInputs.h"
 
+#include "engine/ops/Copy.h"
+
 #include "engine/graph/GraphBuilder.h"
 #include "engine/symbolic/ShapeEnv.h"
 
@@ -47,11 +49,13 @@ Status fillFromFile(Tensor& t, const ExampleInput& in) {
   f.seekg(static_cast<std::streamoff>(in.file.offset));
   if (t.isContiguous()) {
     f.read(static_cast<char*>(t.data()), static_cast<std::streamsize>(bytes));
-  } else {
-    std::vector<char> buffer(bytes);
-    f.read(buffer.data(), static_cast<std::streamsize>(bytes));
-    const size_t es = elementSize(t.dtype());
-    for (int64_t k = 0; k < t.numel(); ++k) t.setLinear(k, loadAsDouble(buffer.data() + static_cast<size_t>(k) * es, t.dtype()));
+  } else {  // row-major bytes into the input's own layout: one strided copy, not an element loop
+    std::vector<std::byte> buffer(bytes);
+    f.read(reinterpret_cast<char*>(buffer.data()), static_cast<std::streamsize>(bytes));
+    const IntList rowMajor = contiguousStrides(t.sizes());
+    IntList byteStrides;
+    for (int64_t s : rowMajor) byteStrides.push_back(s * static_cast<int64_t>(elementSize(t.dtype())));
+    copyStridedInto(t, buffer.data(), byteStrides, t.dtype());
   }
   if (static_cast<size_t>(f.gcount()) != bytes)
     return invalidInput("side file '" + in.file.path + "' ended before the " + std::to_string(bytes) + " bytes of input '" +
