@@ -209,6 +209,7 @@ int runMinify(MinifyCliOptions o) {
   if (o.json) {
     printJson({{"file", o.dump}, {"graph", g.name}, {"predicate", oracle->predicate}, {"backend", backend->name}, {"output", out},
                {"start_nodes", start.originalNodes}, {"end_nodes", st.endNodes}, {"queries", st.queries}, {"cache_hits", st.cacheHits},
+               {"verifications", st.verifications}, {"flaky", st.flaky},
                {"passes", st.passesThatHelped}, {"seconds", seconds()}, {"jobs", o.jobs}, {"isolated", !o.inProcess},
                {"resumed", start.resumed}, {"interrupted", st.stopped}});
   } else {
@@ -242,8 +243,8 @@ Command addMinifyCommand(CLI::App& parent) {
   app->add_flag("--resume", o->resume, "Continue from the checkpoint in the output file (after Ctrl-C or a kill)");
   app->add_flag("--force", o->force, "Overwrite the output file if it exists");
   app->add_flag("--json", o->json,
-                "Print JSON: {file, graph, predicate, backend, output, start_nodes, end_nodes, queries, cache_hits, passes, seconds, "
-                "jobs, isolated, resumed, interrupted}");
+                "Print JSON: {file, graph, predicate, backend, output, start_nodes, end_nodes, queries, cache_hits, verifications "
+                "(queries re-asking a candidate before taking it), flaky, passes, seconds, jobs, isolated, resumed, interrupted}");
   return {app, [o] { return runMinify(*o); }};
 }
 

@@ -187,13 +187,34 @@ class Minifier {
 
   // The first of `cuts` that still fails (and is smaller, with mustShrink) becomes the best; its
   // position, or nothing.
-  std::optional<size_t> replaceWithFirstFailing(Best& best, const std::vector<Cut>& cuts, bool mustShrink) {
+  std::optional<size_t> replaceWithFirstFailing(Best& best, const std::vector<Cut>& cuts, bool mustShrink, bool verify = true) {
     bestSize_ = best.candidate.graph.size();
     Asked a = ask(cuts, mustShrink, false);
     if (a.failing.empty() || !a.built[a.failing[0]]) return std::nullopt;
     const size_t i = a.failing[0];
-    best = Best{cuts[i], std::move(*a.built[i])};
+    if (!(verify ? accept(best, Best{cuts[i], std::move(*a.built[i])}) : (best = Best{cuts[i], std::move(*a.built[i])}, true)))
+      return std::nullopt;
     return i;
+  }
+
+  // Every candidate that becomes the best is asked once more, fresh (not from the cache): a
+  // flaky answer - a timeout under load, a crash that does not always happen - must not steer
+  // the rest of the run. One that fails to fail again is not taken, and its cut is remembered
+  // as not failing.
+  bool accept(Best& best, Best candidate) {
+    const Candidate& c = candidate.candidate;
+    WorkerResult r = options_.isolate ? runInWorker([&] { return oracle_.probe(c); }, limits())
+                                      : WorkerResult{WorkerEnd::Answered, 0, oracle_.probe(c)};
+    ++stats_.queries;
+    ++stats_.verifications;
+    if (options_.onQuery) options_.onQuery(stats_, pass_);
+    if (!failsOn(r)) {
+      ++stats_.flaky;
+      cache_[keyOf(candidate.cut)] = false;
+      return false;
+    }
+    best = std::move(candidate);
+    return true;
   }
 
   bool failsOn(const WorkerResult& r) const {
@@ -247,7 +268,7 @@ class Minifier {
       std::vector<Cut> cuts;
       for (size_t p : points) cuts.push_back(suffixCut(p));
       Best probe = best;
-      if (auto at = replaceWithFirstFailing(probe, cuts, false)) {
+      if (auto at = replaceWithFirstFailing(probe, cuts, false, false)) {  // verified once, at the end
         found = std::move(probe);
         hi = points[*at];
         lo = *at ? points[*at - 1] + 1 : lo;
@@ -256,8 +277,7 @@ class Minifier {
       }
     }
     if (!found || found->candidate.graph.size() >= best.candidate.graph.size()) return false;
-    best = std::move(*found);
-    return true;
+    return accept(best, std::move(*found));
   }
 
   // Output to its operands: an output computed by a call is replaced by one of the call's
@@ -364,7 +384,7 @@ class Minifier {
         }
       }
       const size_t first = a.failing.front();
-      if (a.built[first]) best = Best{batch[first], std::move(*a.built[first])};
+      if (a.built[first]) accept(best, Best{batch[first], std::move(*a.built[first])});
       start = 0;
     }
     return improved;

@@ -8,9 +8,11 @@
 //   auto r = minify::minify(graph, inputs, [](const minify::Candidate& c) { return stillFails(c); });
 //
 // The oracle answers "does this candidate still fail the same way?"; answers are cached by the
-// candidate's cut. Every accepted candidate was answered by the oracle, so the result fails; it
-// is 1-minimal: no single call node of it can become an input, no single output can go, and
-// no output can move up to one of its operands, without losing the failure. (Isolation, predicates and the CLI come on top of this core.)
+// candidate's cut. Every candidate is asked again, fresh, before it becomes the best (a flaky
+// answer is not taken), so the result fails; it is 1-minimal: no single call node of it can
+// become an input, no single output can go, and no output can move up to one of its operands,
+// without losing the failure. Worker subprocesses (Worker.h), predicates (Predicates.h) and
+// the CLI come on top of this core.
 #pragma once
 
 #include <functional>
@@ -68,6 +70,8 @@ struct MinifyStats {
   size_t startNodes = 0, endNodes = 0;
   size_t queries = 0;    // oracle calls
   size_t cacheHits = 0;  // candidates answered from the cache
+  size_t verifications = 0;  // of those queries, re-asking a candidate before it became the best
+  size_t flaky = 0;          // candidates that failed once and not when re-asked (not taken)
   std::vector<std::string> passesThatHelped;
   bool stopped = false;  // shouldStop() ended it early: the result is the best so far
 };

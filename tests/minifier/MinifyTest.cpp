@@ -94,6 +94,19 @@ TEST(MinifyTest, TwoInteractingCulpritsAreBothKept) {
   EXPECT_EQ(r->best.graph.placeholders().size(), 1u);
 }
 
+TEST(MinifyTest, AFlakyAnswerIsReAskedAndNotTaken) {
+  // "Fails" the first time a graph of some size is asked, never again: every candidate's second,
+  // fresh ask says no, so nothing replaces the original.
+  const Graph g = chain(40, {});
+  std::set<size_t> seen;
+  auto flaky = [&](const minify::Candidate& c) { return c.graph.size() == g.size() || seen.insert(c.graph.size()).second; };
+  auto r = minify::minify(g, seeded(g), flaky);
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_EQ(r->best.graph.size(), g.size());
+  EXPECT_GT(r->stats.flaky, 0u);
+  EXPECT_EQ(r->stats.flaky, r->stats.verifications);
+}
+
 TEST(MinifyTest, AGraphThatDoesNotFailIsReportedAndLeftAlone) {
   const Graph g = chain(10, {});
   auto r = minify::minify(g, seeded(g), [](const minify::Candidate& c) { return minify::Verdict{throwsInTanh(c), "ran cleanly"}; });
