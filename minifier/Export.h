@@ -51,7 +51,10 @@ struct ReproProperty {
   std::string kind;       // exception, crash, timeout, accuracy, mismatch, guard, script, torch
   std::string arg;        // the regex, command or torch check kind; empty when not given
   double seconds = 0;     // timeout: the limit
-  double tolerance = 1e-3;  // accuracy: |out - ref| > tol * (1 + |ref|) is a difference
+  // accuracy: the predicate's rule (PyTorch's): an output fails when rmse(backend, float64 run) >
+  // 2 * rmse(eager, float64 run) + tol / 10; where the float64 run raises, when
+  // max |backend - eager| > tol * max |eager| + tol
+  double tolerance = 1e-3;
 };
 Result<ReproProperty> parseReproProperty(const std::string& text);
 

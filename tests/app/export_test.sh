@@ -65,7 +65,8 @@ ok export "$T/mlp-crash.fathom.json" --as pytorch -o "$T/mlp.py"
 expect 2 /usr/bin/python3 -S "$T/repro.py" && contains "$T/err" "cannot import torch"
 if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
   # PyTorch computes relu(addmm) correctly: not shown, exit 0, one line.
-  expect 0 /usr/bin/python3 "$T/repro.py" && contains "$T/out" "not reproduced with torch"
+  expect 0 /usr/bin/python3 "$T/repro.py" && contains "$T/out" "not reproduced with torch" &&
+    contains "$T/out" "every floating output's rmse against a float64 rerun is within twice a correctly rounded result's + 0.0001"
   checks=$((checks + 1))
   [ "$(wc -l <"$T/out")" -eq 1 ] || fail "repro.py printed more than one line: $(cat "$T/out")"
   # PyTorch 1.13's meta kernels give layer_norm(x.t()) other strides than its real kernel.

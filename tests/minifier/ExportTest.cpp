@@ -86,6 +86,10 @@ TEST(ExportTest, GtestRebuildsEveryNodeAndAssertsTheReprosProperty) {
   expectHas(text, "const char* const kBackend = \"faulty-miscompile\";");
   expectHas(text, "const double kTolerance = 0.001;");
   expectHas(text, "TEST(FathomRepro, OutputsMatchEager)");
+  // The accuracy predicate's rule: backend, eager and eager on float64 copies of the inputs.
+  expectHas(text, "auto wide = eager->run(*graph, std::move(*wideInputs));");
+  expectHas(text, "allowed = 2 * eagerError + kTolerance / 10;");
+  expectHas(text, "const ValueDiff d = diffValues(got, eager, kTolerance, kTolerance);");
   expectHas(text, "target_link_libraries(repro_test PRIVATE fathom_minifier fathom_engine GTest::gtest_main)");
 }
 
@@ -137,6 +141,7 @@ TEST(ExportTest, ScriptCallsTorchOpsWithTheDumpsArguments) {
   expectHas(text, "DEFAULT_CHECK = \"accuracy\"\nDEFAULT_TOL = 0.001\n");
   expectHas(text, "DATA_FILE = None");
   expectHas(text, "def check_meta(ops, args):");  // the runtime follows
+  expectHas(text, "allowed = 2 * rounding + args.tol / 10");  // the accuracy predicate's rule, eager rounded
 }
 
 // The script's default check is the PyTorch analogue of the predicate.
