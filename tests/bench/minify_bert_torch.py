@@ -19,10 +19,7 @@ import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PLUGIN = os.path.join(HERE, "..", "..", "plugins", "pytorch")
-sys.path.insert(0, PLUGIN)
-sys.path.insert(0, os.path.join(PLUGIN, "tests"))
+import bench_torch  # noqa: E402  (fathom_torch and the test models on the path)
 
 try:
     import torch
@@ -33,7 +30,6 @@ except ImportError as e:
     sys.exit(0)
 
 import fathom_torch  # noqa: E402
-import models  # noqa: E402
 
 GRAPHS = ("forward", "backward")
 
@@ -114,15 +110,10 @@ def torch_minify(gm, inputs, culprit):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--layers", type=int, default=12)
-    ap.add_argument("--batch", type=int, default=2)
-    ap.add_argument("--seq", type=int, default=32)
+    bench_torch.add_bert_options(ap, seq=32)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
-    model, inputs = models.bert(layers=a.layers, batch=a.batch, seq=a.seq, hidden=768, heads=12, inner=3072,
-                                vocab=30522)
-    model.train()
+    model, inputs = bench_torch.bert_base(a)
     gms, args = capture(model, inputs)
 
     path = os.path.join(a.out, "bert12_minify.fathom.json")

@@ -9,6 +9,7 @@
 #include "engine/graph/GraphBuilder.h"
 #include "engine/interp/ExampleInputs.h"
 #include "minifier/Minify.h"
+#include "tests/minifier/MinifyTestSupport.h"
 #include "minifier/Predicates.h"
 #include "minifier/Spill.h"
 
@@ -31,16 +32,10 @@ Graph chainWithMatmul(int n, int at, bool activationFirst) {
     h = b.call(i % 2 ? "aten.neg.default" : "aten.abs.default", {h});
   }
   b.output({h});
-  auto g = b.finish();
-  EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.error().str());
-  return std::move(*g);
+  return testing::finished(b);
 }
 
-std::vector<ExampleInput> seeded(const Graph& g) {
-  auto in = inputsFromPlaceholders(g, 1);
-  EXPECT_TRUE(in.ok());
-  return *in;
-}
+using testing::seeded;
 
 std::multiset<std::string> callsOf(const Graph& g) {
   std::multiset<std::string> out;

@@ -10,6 +10,7 @@
 #include "engine/interp/Interpreter.h"
 #include "engine/ops/OpOverride.h"
 #include "minifier/Minify.h"
+#include "tests/minifier/MinifyTestSupport.h"
 
 namespace fathom {
 namespace {
@@ -28,16 +29,10 @@ Graph chain(int n, const std::set<int>& culprits) {
   }
   outs.push_back(h);
   b.output(outs);
-  auto g = b.finish();
-  EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.error().str());
-  return std::move(*g);
+  return testing::finished(b);
 }
 
-std::vector<ExampleInput> seeded(const Graph& g) {
-  auto in = inputsFromPlaceholders(g, 1);
-  EXPECT_TRUE(in.ok());
-  return *in;
-}
+using testing::seeded;
 
 // The oracle: running the candidate throws in the (miscompiled) tanh kernel.
 bool throwsInTanh(const minify::Candidate& c) {
