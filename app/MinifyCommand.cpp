@@ -227,6 +227,8 @@ int runMinify(MinifyCliOptions o) {
 Command addMinifyCommand(CLI::App& parent) {
   auto o = std::make_shared<MinifyCliOptions>();
   CLI::App* app = parent.add_subcommand("minify", "Shrink a failing graph to a small one that still fails the same way");
+  app->footer("Exit 0: a minimized repro was written; 1: the input does not fail as asked (and what it did instead); 2: bad usage or "
+              "input; 130: interrupted (the best so far is in the output: continue with --resume).");
   app->add_option("REPRO", o->dump, "A repro or a dump (*.fathom.json); it is never modified")->required();
   addKeepUnknownOpsFlag(app, &o->keepUnknownOps);
   app->add_option("--predicate", o->predicate,
@@ -234,9 +236,9 @@ Command addMinifyCommand(CLI::App& parent) {
                       ". Without an argument, exception, crash and mismatch keep the original's message, signal and op");
   app->add_option("--backend", o->backend, "What runs each candidate (default: the repro's, else eager): " + minify::backendNames());
   app->add_option("--graph", o->graph, "Which graph (default: the repro's, else the first)");
-  app->add_option("-j,--jobs", o->jobs, "Candidates tested at once, in worker subprocesses (speculatively, same result as -j 1)");
+  app->add_option("-j,--jobs", o->jobs, "Candidates tested at once, in worker subprocesses (speculatively; the result is 1-minimal either way)");
   app->add_option("--timeout", o->timeout, "Seconds a candidate may run before its worker is killed (default 60; timeout:S sets S)");
-  app->add_option("--memory-limit", o->memoryLimit, "Address space a worker may add, like 512M or 8G (default 4G)");
+  app->add_option("--memory-limit", o->memoryLimit, "Address space a worker may add, like 512M or 8G (default 4G; not enforced in a sanitizer build)");
   app->add_flag("--in-process", o->inProcess, "Run candidates in this process, one at a time (not for crash, timeout or guard)");
   app->add_flag("--allow-nonfinite", o->allowNonFinite, "accuracy: also take candidates whose inputs hold NaN or Inf");
   app->add_option("-o,--output", o->output, "Where the minimized repro goes (default: REPRO.min.fathom.json); written after every improvement");
