@@ -48,12 +48,7 @@ std::atomic<bool> interrupted{false};
 extern "C" void onInterrupt(int) { interrupted = true; }
 
 // DUMP.fathom.json -> DUMP.min.fathom.json
-std::string defaultOutput(const std::string& dump) {
-  const std::string suffix = ".fathom.json";
-  if (dump.size() > suffix.size() && dump.compare(dump.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return dump.substr(0, dump.size() - suffix.size()) + ".min.fathom.json";
-  return dump + ".min.fathom.json";
-}
+std::string defaultOutput(const std::string& dump) { return minify::dumpStem(dump) + ".min.fathom.json"; }
 
 // The input file's identity in a checkpoint, so --resume does not continue another input's run.
 std::string contentHash(const std::string& path) {

@@ -131,20 +131,24 @@ class Minifier {
 
   // The guards are checked on the original graph's inputs at those sizes (a candidate's own
   // inputs are cut values whose sizes are expressions the guard set cannot bind).
+  // Asked for every candidate built at rebound sizes, so answered once per binding.
   bool guardsAllow(const std::map<std::string, int64_t>& binding) const {
     if (!originalGuards_) return true;
+    std::string key;
+    for (const auto& [name, v] : binding) key += name + "=" + std::to_string(v) + ",";
+    if (auto it = guardAnswers_.find(key); it != guardAnswers_.end()) return it->second;
     auto resized = resizeInputs(graph_, originalInputs_, binding);
-    return resized.ok() && originalGuards_->check(inputSizes(*resized));
+    return guardAnswers_[key] = resized.ok() && originalGuards_->check(inputSizes(*resized));
   }
 
-  // The cuts that still fail - and, with mustShrink, are smaller than the best - in order: only
+  // The cuts that still fail - and have fewer nodes than `smallerThan`, when given - in order: only
   // the first (as a one-by-one run finds it) unless `all`. Answers are cached by cut. Isolated,
   // `jobs` workers test the cuts at once (ahead of the first, speculatively).
   struct Asked {
     std::vector<size_t> failing;
     std::vector<std::optional<Candidate>> built;
   };
-  Asked ask(const std::vector<Cut>& cuts, bool mustShrink, bool all) {
+  Asked ask(const std::vector<Cut>& cuts, std::optional<size_t> smallerThan, bool all) {
     Asked out{{}, std::vector<std::optional<Candidate>>(cuts.size())};
     auto task = [&](size_t i) {
       WorkerTask t;
@@ -154,7 +158,7 @@ class Minifier {
         return t;
       }
       out.built[i] = build(cuts[i]);
-      if (!out.built[i] || (mustShrink && out.built[i]->graph.size() >= bestSize_)) t.known = false;
+      if (!out.built[i] || (smallerThan && out.built[i]->graph.size() >= *smallerThan)) t.known = false;
       else t.candidate = *out.built[i];
       return t;
     };
@@ -164,7 +168,7 @@ class Minifier {
       if (options_.onQuery) options_.onQuery(stats_, pass_);
     };
     if (options_.isolate) {
-      WorkerCallbacks cb{task, [&](const WorkerResult& r) { return failsOn(r); }, finished, nullptr, options_.shouldStop};
+      WorkerCallbacks cb{task, [&](const WorkerResult& r) { return failsOn(r); }, finished, options_.shouldStop};
       if (all) out.failing = allFailing(cuts.size(), options_.jobs, limits(), oracle_.probe, cb);
       else if (auto first = firstFailing(cuts.size(), options_.jobs, limits(), oracle_.probe, cb)) out.failing = {*first};
     } else {
@@ -188,8 +192,7 @@ class Minifier {
   // The first of `cuts` that still fails (and is smaller, with mustShrink) becomes the best; its
   // position, or nothing.
   std::optional<size_t> replaceWithFirstFailing(Best& best, const std::vector<Cut>& cuts, bool mustShrink, bool verify = true) {
-    bestSize_ = best.candidate.graph.size();
-    Asked a = ask(cuts, mustShrink, false);
+    Asked a = ask(cuts, mustShrink ? std::optional(best.candidate.graph.size()) : std::nullopt, false);
     if (a.failing.empty() || !a.built[a.failing[0]]) return std::nullopt;
     const size_t i = a.failing[0];
     if (!(verify ? accept(best, Best{cuts[i], std::move(*a.built[i])}) : (best = Best{cuts[i], std::move(*a.built[i])}, true)))
@@ -203,8 +206,7 @@ class Minifier {
   // as not failing.
   bool accept(Best& best, Best candidate) {
     const Candidate& c = candidate.candidate;
-    WorkerResult r = options_.isolate ? runInWorker([&] { return oracle_.probe(c); }, limits())
-                                      : WorkerResult{WorkerEnd::Answered, 0, oracle_.probe(c)};
+    WorkerResult r = runProbe([&] { return oracle_.probe(c); }, options_.isolate, limits());
     ++stats_.queries;
     ++stats_.verifications;
     if (options_.onQuery) options_.onQuery(stats_, pass_);
@@ -367,8 +369,7 @@ class Minifier {
       }
       std::vector<Cut> batch(cuts.begin() + static_cast<std::ptrdiff_t>(start),
                              cuts.begin() + static_cast<std::ptrdiff_t>(std::min(start + options_.jobs, cuts.size())));
-      bestSize_ = best.candidate.graph.size();
-      Asked a = ask(batch, true, true);
+      Asked a = ask(batch, best.candidate.graph.size(), true);
       if (a.failing.empty()) {
         start += batch.size();
         continue;
@@ -501,8 +502,7 @@ class Minifier {
     if (!original) return internalError("the original graph could not be rebuilt as a candidate");
     // The original, checked the way every candidate is (in a worker when isolated).
     const Candidate& o = *original;
-    WorkerResult r = options_.isolate ? runInWorker([&] { return oracle_.probe(o); }, limits())
-                                      : WorkerResult{WorkerEnd::Answered, 0, oracle_.probe(o)};
+    WorkerResult r = runProbe([&] { return oracle_.probe(o); }, options_.isolate, limits());
     ++stats_.queries;
     cache_[keyOf(start)] = failsOn(r);
     if (!failsOn(r)) {
@@ -595,9 +595,9 @@ class Minifier {
   const Oracle& oracle_;
   const MinifyOptions& options_;
   const char* pass_ = "checking the original";
-  size_t bestSize_ = 0;  // the best candidate's node count, for mustShrink
   std::vector<ExampleInput> originalInputs_;
-  std::shared_ptr<sym::GuardSet> originalGuards_;  // null: no symbols, or none the inputs bind
+  std::shared_ptr<sym::GuardSet> originalGuards_;
+  mutable std::map<std::string, bool> guardAnswers_;  // by binding  // null: no symbols, or none the inputs bind
   std::map<int32_t, ExampleInput> placeholderInputs_;
   std::vector<std::optional<ExampleInput>> real_;  // by node index
   std::map<std::string, bool> cache_;

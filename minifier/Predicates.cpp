@@ -19,6 +19,7 @@
 #include "engine/interp/DebugInterpreter.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/ValueDiff.h"
+#include "engine/ops/Copy.h"
 #include "engine/symbolic/GuardSet.h"
 #include "minifier/Export.h"
 
@@ -59,10 +60,7 @@ std::string regexEscape(const std::string& text) {
 }
 
 // The original, run the way candidates are (in a worker when isolated: it may crash or hang).
-WorkerResult observe(const std::function<Verdict()>& probe, const OracleContext& ctx) {
-  if (ctx.isolate) return runInWorker(probe, ctx.limits);
-  return WorkerResult{WorkerEnd::Answered, 0, probe()};
-}
+WorkerResult observe(const std::function<Verdict()>& probe, const OracleContext& ctx) { return runProbe(probe, ctx.isolate, ctx.limits); }
 
 std::optional<int> parseSignal(const std::string& text) {
   std::string name = text;
@@ -95,15 +93,15 @@ bool allFinite(const Tensor& t) {
 Result<Value> toFloat64(const Value& v) {
   const auto* t = v.tryAs<Tensor>();
   if (!t || !isFloating(t->dtype())) return v;
-  ExampleInput in;
-  in.meta.dtype = DType::Float64;
-  for (int64_t d = 0; d < t->dim(); ++d) in.meta.sizes.emplace_back(t->size(d));
-  in.meta.strides = contiguousStrides(in.meta.sizes);
-  in.data.reserve(static_cast<size_t>(t->numel()));
-  for (int64_t i = 0; i < t->numel(); ++i) in.data.push_back(t->atLinear(i));
-  auto out = materializeInput(in);
-  FATHOM_TRY(out);
-  return Value(std::move(*out));
+  TensorMeta wide = t->meta();
+  wide.dtype = DType::Float64;
+  wide.strides = contiguousStrides(wide.sizes);
+  wide.storageOffset = 0;
+  try {
+    return Value(convertedTo(*t, wide));
+  } catch (const OpError& e) {  // allocation refused
+    return invalidInput(e.what());
+  }
 }
 
 double rmse(const Tensor& a, const Tensor& b) {

@@ -5,16 +5,17 @@
 #include <map>
 
 namespace fathom::minify {
+std::string dumpStem(const std::string& path) {
+  const std::string suffix = ".fathom.json";
+  if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return path.substr(0, path.size() - suffix.size());
+  return path;
+}
+
 namespace {
 
 // OUT.fathom.json -> OUT.bin (as the PyTorch exporter names its side files).
-std::string sideFileOf(const std::string& outPath) {
-  const std::string suffix = ".fathom.json";
-  std::string base = outPath;
-  if (base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
-    base.resize(base.size() - suffix.size());
-  return base + ".bin";
-}
+std::string sideFileOf(const std::string& outPath) { return dumpStem(outPath) + ".bin"; }
 
 size_t byteSize(const ExampleInput& in) {
   int64_t n = 1;

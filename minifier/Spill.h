@@ -27,6 +27,10 @@ class ValueSpill {
   uint64_t size_ = 0;
 };
 
+// A dump path without its ".fathom.json" (the whole path when it has none): the stem its side
+// file (STEM.bin) and a minified copy (STEM.min.fathom.json) are named from.
+std::string dumpStem(const std::string& path);
+
 // Writes `t`'s values in row-major logical order, little-endian, in its own dtype (the side-file
 // encoding ExampleInputs reads) to `out`, appending.
 Status appendValues(const Tensor& t, const std::string& path);

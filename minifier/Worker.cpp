@@ -232,7 +232,6 @@ std::vector<size_t> runTasks(size_t count, size_t jobs, const WorkerLimits& limi
       auto child = spawn(i, [&] { return probe(c); }, limits);
       if (!child) continue;  // no process to run it in: an answer "does not fail", not a crash
       running.push_back(*child);
-      if (cb.onStarted) cb.onStarted();
     }
     // Done when nothing runs, or when nothing before the first failure is still running.
     bool needed = false;
@@ -267,6 +266,11 @@ std::vector<size_t> runTasks(size_t count, size_t jobs, const WorkerLimits& limi
 }
 
 }  // namespace
+
+WorkerResult runProbe(const std::function<Verdict()>& probe, bool isolate, const WorkerLimits& limits) {
+  if (isolate) return runInWorker(probe, limits);
+  return WorkerResult{WorkerEnd::Answered, 0, probe()};
+}
 
 std::optional<size_t> firstFailing(size_t count, size_t jobs, const WorkerLimits& limits, const std::function<Verdict(const Candidate&)>& probe,
                                    const WorkerCallbacks& callbacks) {

@@ -43,12 +43,13 @@ struct WorkerCallbacks {
   std::function<WorkerTask(size_t)> task;                          // built lazily, in order
   std::function<bool(const WorkerResult&)> fails;                  // a finished child's answer
   std::function<void(size_t, const WorkerResult&)> onFinished;     // every child that finished
-  std::function<void()> onStarted;                                 // every child started
   std::function<bool()> shouldStop;                                // checked while waiting
 };
 
 // Runs one probe in a child and waits for it (the original's check, re-verification).
 WorkerResult runInWorker(const std::function<Verdict()>& probe, const WorkerLimits& limits);
+// runInWorker when isolated, else the probe here: one candidate asked the way the run asks all.
+WorkerResult runProbe(const std::function<Verdict()>& probe, bool isolate, const WorkerLimits& limits);
 
 // The first of `count` tasks (in order) that fails, as if run one by one; nullopt when none does
 // or when shouldStop() turned true (then every child is killed).
