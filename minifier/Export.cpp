@@ -8,12 +8,10 @@
 
 #include "engine/interp/ExampleInputs.h"
 #include "minifier/Backends.h"
+#include "minifier/Predicates.h"
 
 namespace fathom::minify {
 namespace {
-
-constexpr const char* kPredicateKinds =
-    "exception[:REGEX], crash, timeout:SECONDS, accuracy[:TOL], mismatch, guard, script:CMD or torch[:exception|meta|accuracy]";
 
 // A positive number from the whole of `text`.
 std::optional<double> positiveNumber(const std::string& text) {
@@ -130,39 +128,18 @@ std::optional<ExportForm> parseExportForm(const std::string& text) {
   return std::nullopt;
 }
 
+// The minifier's own parser (Predicates.h) decides what a predicate is, so every predicate
+// `fathom minify` writes into a repro - resolved ones like crash:SIGSEGV, mismatch:OP or
+// torch:meta:OP - exports; this adds what the export needs from it.
 Result<ReproProperty> parseReproProperty(const std::string& text) {
+  auto spec = parsePredicate(text);
+  if (!spec.ok()) return invalidInput(spec.error().message);
   ReproProperty p;
   p.text = text;
-  const size_t colon = text.find(':');
-  p.kind = text.substr(0, colon);
-  if (colon != std::string::npos) p.arg = text.substr(colon + 1);
-  const std::string what = "predicate '" + text + "'";
-  if (p.kind == "exception") {
-    try {
-      std::regex check(p.arg, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      return invalidInput(what + ": the regular expression does not compile (" + e.what() + ")");
-    }
-  } else if (p.kind == "crash" || p.kind == "mismatch") {
-    if (colon != std::string::npos) return invalidInput(what + ": " + p.kind + " takes no argument");
-  } else if (p.kind == "timeout") {
-    auto s = positiveNumber(p.arg);
-    if (!s) return invalidInput(what + ": give the time limit in seconds, as in timeout:10");
-    p.seconds = *s;
-  } else if (p.kind == "accuracy") {
-    if (colon != std::string::npos) {
-      auto tol = positiveNumber(p.arg);
-      if (!tol) return invalidInput(what + ": the tolerance must be a positive number, as in accuracy:1e-3");
-      p.tolerance = *tol;
-    }
-  } else if (p.kind == "script") {
-    if (p.arg.empty()) return invalidInput(what + ": give the command, as in script:./still-fails.sh");
-  } else if (p.kind == "torch") {
-    if (!p.arg.empty() && p.arg != "exception" && p.arg != "meta" && p.arg != "accuracy")
-      return invalidInput(what + ": the torch check is exception, meta or accuracy");
-  } else if (p.kind != "guard") {
-    return invalidInput("unknown predicate kind '" + p.kind + "' (expected " + kPredicateKinds + ")");
-  }
+  p.kind = spec->kind;
+  p.arg = spec->arg;
+  if (p.kind == "timeout") p.seconds = *positiveNumber(p.arg);
+  if (p.kind == "accuracy" && !p.arg.empty()) p.tolerance = *positiveNumber(p.arg);
   return p;
 }
 

@@ -43,7 +43,7 @@ std::string kwargText(const std::string& name, const std::string& value) {
 std::string defaultCheck(const ReproProperty& p) {
   if (p.kind == "crash" || p.kind == "timeout" || p.kind == "accuracy") return p.kind;
   if (p.kind == "mismatch") return "meta";
-  if (p.kind == "torch" && !p.arg.empty()) return p.arg;
+  if (p.kind == "torch" && !p.arg.empty()) return p.arg.substr(0, p.arg.find(':'));  // meta:OP checks meta
   return "exception";
 }
 

@@ -87,7 +87,7 @@ usage_error "--as is required" export "$REPRO" -o "$T/x.cpp"
 usage_error "--output is required" export "$REPRO" --as gtest
 usage_error "--as must be dump, gtest or pytorch, not 'rust'" export "$REPRO" --as rust -o "$T/x.rs"
 usage_error "$REPRO: unknown backend 'tvm' (expected one of eager," export "$REPRO" --as gtest --backend tvm -o "$T/x.cpp"
-usage_error "unknown predicate kind 'segfault'" export "$REPRO" --as pytorch --predicate segfault -o "$T/x.py"
+usage_error "--predicate must be exception" export "$REPRO" --as pytorch --predicate segfault -o "$T/x.py"
 usage_error "$REPRO: the dump has no graph named 'backward' (it has 'forward')" export "$REPRO" --as dump --graph backward -o "$T/x.json"
 usage_error "$T/repro_test.cpp: already exists; pass --force to overwrite it" export "$REPRO" --as gtest -o "$T/repro_test.cpp"
 usage_error "the input is never overwritten" export "$REPRO" --as dump -o "$REPRO" --force

@@ -59,6 +59,8 @@ ok minify $MLP --backend faulty-crash --predicate crash -o "$T/crash.fathom.json
   expect_jq '.predicate == "crash:SIGSEGV" and .backend == "faulty-crash" and .end_nodes == 6' "$T/out" "minify a crash"
 same_calls "$T/crash.fathom.json" "aten.addmm.default,aten.t.default" "crash"
 still_fails "$T/crash.fathom.json" "crash"
+# The repro exports as written (its resolved predicate crash:SIGSEGV; a regression: export refused it).
+ok export "$T/crash.fathom.json" --as gtest -o "$T/crash_test.cpp" && grep -q "EXPECT_EXIT" "$T/crash_test.cpp" || fail "export of a minified crash repro"
 ok minify $MLP --backend faulty-miscompile --predicate accuracy -o "$T/acc.fathom.json" --json &&
   expect_jq '.predicate == "accuracy:0.001" and .end_nodes == 6' "$T/out" "minify an accuracy failure"
 same_calls "$T/acc.fathom.json" "aten.addmm.default,aten.relu.default" "accuracy"
