@@ -1,21 +1,25 @@
 // `fathom guards DUMP [--json]`: every guard and specialization a symbolic trace recorded, with
 // its stage, expression, node, op, model source line, module path and reason - the answer to
 // "where did this guard come from?". A static dump has none; that is said, not an error.
+// --check, --explain and --overlap run the Z3 analyses (GuardsAnalysis.cpp).
 #include <iostream>
 #include <memory>
 
 #include "app/CliCommon.h"
+#include "app/GuardsAnalysis.h"
 #include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom::cli {
 namespace {
 
 struct GuardsOptions {
-  std::string dump;
-  bool json = false;
+  GuardsAnalysisOptions analysis;
+  bool check = false, overlap = false;
 };
 
-void putContext(Json& j, const sym::GuardContext& c) {
+}  // namespace
+
+void putGuardContext(Json& j, const sym::GuardContext& c) {
   j["stage"] = c.stage;
   j["node"] = c.node;
   j["op"] = c.op;
@@ -24,31 +28,7 @@ void putContext(Json& j, const sym::GuardContext& c) {
   j["module"] = c.module;
 }
 
-Json guardsJson(const sym::ShapeEnv* env, const std::string& path) {
-  Json symbols = Json::array(), guards = Json::array(), specializations = Json::array();
-  if (env) {
-    for (const auto& s : env->symbols())
-      symbols.push_back({{"name", s.name}, {"hint", s.hint}, {"range", s.range.str()}, {"sources", s.sources}});
-    for (const auto& g : env->guards()) {
-      Json j = {{"expr", g.expr.str()}};
-      putContext(j, g.where);
-      j["reason"] = g.reason;
-      j["count"] = g.count;
-      guards.push_back(std::move(j));
-    }
-    for (const auto& s : env->specializations()) {
-      Json j = {{"symbol", s.symbol}, {"value", s.value.str()}, {"kind", s.kind}, {"expr", s.symbol.empty() ? s.source + " == " + s.value.str() : "Eq(" + s.symbol + ", " + s.value.str() + ")"}};
-      if (!s.source.empty()) j["input"] = s.source;
-      putContext(j, s.where);
-      j["reason"] = s.reason;
-      specializations.push_back(std::move(j));
-    }
-  }
-  return {{"file", path}, {"symbolic", env != nullptr}, {"symbols", symbols}, {"guards", guards},
-          {"specializations", specializations}};
-}
-
-std::string where(const sym::GuardContext& c) {
+std::string guardWhere(const sym::GuardContext& c) {
   std::string out;
   if (!c.node.empty()) {
     out += "%" + c.node + " = " + c.op + "(";
@@ -58,6 +38,33 @@ std::string where(const sym::GuardContext& c) {
   if (!c.source.empty()) out += (out.empty() ? "" : "  at ") + c.source;
   if (!c.module.empty()) out += (out.empty() ? "" : "  in ") + c.module;
   return out.empty() ? "(no node)" : out;
+}
+
+namespace {
+
+Json guardsJson(const sym::ShapeEnv* env, const std::string& path) {
+  Json symbols = Json::array(), guards = Json::array(), specializations = Json::array();
+  if (env) {
+    for (const auto& s : env->symbols())
+      symbols.push_back({{"name", s.name}, {"hint", s.hint}, {"range", s.range.str()}, {"sources", s.sources}});
+    for (const auto& g : env->guards()) {
+      Json j = {{"expr", g.expr.str()}};
+      if (g.raw) j["raw"] = g.raw->str();
+      putGuardContext(j, g.where);
+      j["reason"] = g.reason;
+      j["count"] = g.count;
+      guards.push_back(std::move(j));
+    }
+    for (const auto& s : env->specializations()) {
+      Json j = {{"symbol", s.symbol}, {"value", s.value.str()}, {"kind", s.kind}, {"expr", s.symbol.empty() ? s.source + " == " + s.value.str() : "Eq(" + s.symbol + ", " + s.value.str() + ")"}};
+      if (!s.source.empty()) j["input"] = s.source;
+      putGuardContext(j, s.where);
+      j["reason"] = s.reason;
+      specializations.push_back(std::move(j));
+    }
+  }
+  return {{"file", path}, {"symbolic", env != nullptr}, {"symbols", symbols}, {"guards", guards},
+          {"specializations", specializations}};
 }
 
 void printGuardsText(const sym::ShapeEnv* env, const std::string& path) {
@@ -75,14 +82,14 @@ void printGuardsText(const sym::ShapeEnv* env, const std::string& path) {
   std::cout << "  guards (" << env->guards().size() << "):\n";
   for (const auto& g : env->guards()) {
     std::cout << "    [" << g.where.stage << "] " << g.expr.str() << (g.count > 1 ? "  (asked " + std::to_string(g.count) + "x)" : "") << "\n"
-              << "        " << where(g.where) << "\n"
+              << "        " << guardWhere(g.where) << "\n"
               << "        why: " << g.reason << "\n";
   }
   std::cout << "  specializations (" << env->specializations().size() << "):\n";
   for (const auto& s : env->specializations()) {
     std::cout << "    [" << s.where.stage << "] " << (s.symbol.empty() ? s.source : s.symbol) << " -> " << s.value.str()
               << "  (" << s.kind << ")\n";
-    if (!s.where.node.empty() || !s.where.source.empty()) std::cout << "        " << where(s.where) << "\n";
+    if (!s.where.node.empty() || !s.where.source.empty()) std::cout << "        " << guardWhere(s.where) << "\n";
     std::cout << "        why: " << s.reason << "\n";
   }
 }
@@ -91,17 +98,41 @@ void printGuardsText(const sym::ShapeEnv* env, const std::string& path) {
 
 Command addGuardsCommand(CLI::App& parent) {
   auto opts = std::make_shared<GuardsOptions>();
-  CLI::App* app = parent.add_subcommand("guards", "List a dump's guards and specializations with their provenance");
-  app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json), e.g. from `fathom trace MODEL --dynamic -o FILE`")->required();
-  app->add_flag("--json", opts->json,
-                "Print JSON: {file, symbolic, symbols, guards: [{expr, stage, node, op, source, module, reason, count}], "
-                "specializations: [...]}");
+  auto& a = opts->analysis;
+  CLI::App* app = parent.add_subcommand("guards", "List a dump's guards with their provenance; check them with Z3 (--check, --explain, --overlap)");
+  app->add_option("DUMP", a.dumps, "The dump file (*.fathom.json), e.g. from `fathom trace MODEL --dynamic -o FILE`; two or more with --overlap")->required();
+  app->add_flag("--check", opts->check,
+                "Prove things about the guard set with Z3: consistency (else a minimal conflicting subset), redundancy (a minimal "
+                "equivalent set), soundness of the simplification (a counterexample otherwise), specializations with the guards "
+                "that cause them. Exit 1 when the guards are inconsistent or the simplification unsound");
+  app->add_option("--explain", a.explain,
+                  "Which guards these sizes fail, with provenance, and the nearest sizes that pass: s0=4,s1=64 or "
+                  "input_ids=4x64,attention_mask=4x64. Exit 1 when some check fails");
+  app->add_flag("--overlap", opts->overlap,
+                "Given two or more dumps (compiled entries of one function): is there a call every pair accepts (a witness), or "
+                "are they disjoint (the checks that separate them)? Exit 1 when some pair overlaps");
+  app->add_option("--timeout", a.timeoutMs, "Time limit of each Z3 query in milliseconds (default 1000); a query past it is reported undecided")
+      ->check(CLI::Range(1u, 3600000u));
+  app->add_option("--trace-log", a.traceLog, "With --check, --explain or --overlap: append each Z3 query (check, subject, status, ms) as a guard_check event");
+  app->add_flag("--json", a.json,
+                "Print JSON. Listing: {file, symbolic, symbols, guards: [{expr, raw, stage, node, op, source, module, reason, count}], "
+                "specializations}. --check: {consistency, redundancy, soundness, specializations, undecided, problem, queries, ms}. "
+                "--explain: {values, passes, failed, nearest}. --overlap: {overlap, pairs: [{a, b, result, witness, separating}]}");
+  app->footer("Exit codes: 0 listed, or nothing wrong found; 1 a problem found (see each option); 2 bad usage or input.");
   return {app, [opts] {
+            const auto& a = opts->analysis;
+            const int modes = int(opts->check) + int(!a.explain.empty()) + int(opts->overlap);
+            if (modes > 1) return usageError("guards: give one of --check, --explain and --overlap");
+            if (!opts->overlap && a.dumps.size() > 1) return usageError("guards: one DUMP (two or more only with --overlap)");
+            if (modes == 0 && !a.traceLog.empty()) return usageError("guards: --trace-log goes with --check, --explain or --overlap");
+            if (opts->check) return runGuardCheck(a);
+            if (!a.explain.empty()) return runGuardExplain(a);
+            if (opts->overlap) return runGuardOverlap(a);
             int rc = kExitOk;
-            auto dump = loadDumpOrReport(opts->dump, &rc);
+            auto dump = loadDumpOrReport(a.dumps.front(), &rc);
             if (!dump) return rc;
-            if (opts->json) printJson(guardsJson(dump->shapeEnv.get(), opts->dump));
-            else printGuardsText(dump->shapeEnv.get(), opts->dump);
+            if (a.json) printJson(guardsJson(dump->shapeEnv.get(), a.dumps.front()));
+            else printGuardsText(dump->shapeEnv.get(), a.dumps.front());
             return kExitOk;
           }};
 }

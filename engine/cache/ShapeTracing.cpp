@@ -66,7 +66,7 @@ Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptio
   return out;
 }
 
-Result<sym::GuardSet> guardSetOf(const Graph& graph, const sym::ShapeEnv& env) {
+Result<std::vector<sym::GuardedInput>> guardedInputsOf(const Graph& graph) {
   std::vector<sym::GuardedInput> inputs;
   for (NodeRef r : graph.placeholders()) {
     const Node& n = graph.node(r);
@@ -74,7 +74,13 @@ Result<sym::GuardSet> guardSetOf(const Graph& graph, const sym::ShapeEnv& env) {
     if (!meta) return invalidInput("placeholder %" + n.name + " has no recorded tensor meta to guard");
     inputs.push_back({n.name, meta->sizes});
   }
-  return sym::GuardSet::compile(env, inputs);
+  return inputs;
+}
+
+Result<sym::GuardSet> guardSetOf(const Graph& graph, const sym::ShapeEnv& env) {
+  auto inputs = guardedInputsOf(graph);
+  FATHOM_TRY(inputs);
+  return sym::GuardSet::compile(env, *inputs);
 }
 
 std::vector<std::vector<int64_t>> inputSizes(const std::vector<ExampleInput>& inputs) {

@@ -39,6 +39,8 @@ Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptio
 // until the env's listener is replaced.
 void connectTraceLog(sym::ShapeEnv& env, TraceLog& log, int64_t compileId);
 
+// A traced graph's placeholders with their recorded sizes (symbolic or concrete).
+Result<std::vector<sym::GuardedInput>> guardedInputsOf(const Graph& graph);
 // The guard set of a traced graph: its placeholders' recorded sizes and the env's guards.
 Result<sym::GuardSet> guardSetOf(const Graph& graph, const sym::ShapeEnv& env);
 // The sizes of a graph's placeholders as a call would present them (from example inputs).

@@ -2,12 +2,15 @@
 #include "engine/dump/ShapeEnvJson.h"
 
 #include "engine/core/Error.h"
+#include "engine/dump/JsonText.h"
+#include "engine/dump/SkipUnreadableGuards.h"
 
 namespace fathom::dumpread {
 namespace {
 
 using ojson = nlohmann::ordered_json;
 thread_local sym::ShapeEnv* tCurrentEnv = nullptr;
+thread_local SkipUnreadableGuards* tSkippedGuards = nullptr;
 
 ojson rangeEnd(int64_t v) {
   if (v == sym::ValueRange::kNegInf || v == sym::ValueRange::kPosInf) return nullptr;
@@ -35,6 +38,7 @@ ojson symbolJson(const sym::SymbolInfo& s) {
 ojson guardJson(const sym::Guard& g) {
   ojson j = ojson::object();
   j["expr"] = g.expr.str();
+  if (g.raw) j["raw"] = g.raw->str();
   putContext(j, g.where);
   j["reason"] = g.reason;
   j["count"] = g.count;
@@ -89,6 +93,18 @@ std::string optionalString(const json& j, const Ptr& ptr, const char* key) {
   if (it == j.end()) return {};
   const Ptr p = child(ptr, key);
   return requireString(*it, p);
+}
+
+// A guard's relation: parsed, over declared symbols only.
+sym::Relation readGuardRelation(const json& j, const Ptr& ptr, const sym::ShapeEnv& env) {
+  const std::string& text = requireString(j, ptr);
+  auto rel = sym::parseRelation(text);
+  if (!rel.ok()) fail(ptr, rel.error().message);
+  for (const sym::Expr* side : {&rel->lhs, &rel->rhs})
+    for (int32_t s : side->symbols())
+      if (s >= static_cast<int32_t>(env.symbols().size()))
+        fail(ptr, "guard '" + text + "' names " + sym::symbolName(s) + ", which shape_env/symbols does not declare");
+  return *rel;
 }
 
 sym::GuardContext readContext(const json& j, const Ptr& ptr) {
@@ -200,21 +216,20 @@ std::shared_ptr<sym::ShapeEnv> readShapeEnv(const json& j, const Ptr& ptr) {
       const json& g = (*it)[i];
       const Ptr p = child(gp, i);
       requireObject(g, p);
-      onlyKeys(g, p, {"expr", "stage", "node", "op", "args", "source", "module", "reason", "count"});
-      const Ptr ep = child(p, "expr");
-      const std::string& text = requireString(requireKey(g, p, "expr"), ep);
-      auto rel = sym::parseRelation(text);
-      if (!rel.ok()) fail(ep, rel.error().message);
-      for (const sym::Expr* side : {&rel->lhs, &rel->rhs})
-        for (int32_t s : side->symbols())
-          if (s >= static_cast<int32_t>(env->symbols().size()))
-            fail(ep, "guard '" + text + "' names " + sym::symbolName(s) + ", which shape_env/symbols does not declare");
-      sym::Guard guard{*rel, readContext(g, p), optionalString(g, p, "reason"), 1};
-      if (auto c = g.find("count"); c != g.end()) {
-        const Ptr cp = child(p, "count");
-        guard.count = readInt(*c, cp);
+      try {
+        onlyKeys(g, p, {"expr", "raw", "stage", "node", "op", "args", "source", "module", "reason", "count"});
+        sym::Guard guard{readGuardRelation(requireKey(g, p, "expr"), child(p, "expr"), *env), readContext(g, p),
+                         optionalString(g, p, "reason"), 1, std::nullopt};
+        if (auto r = g.find("raw"); r != g.end()) guard.raw = readGuardRelation(*r, child(p, "raw"), *env);
+        if (auto c = g.find("count"); c != g.end()) {
+          const Ptr cp = child(p, "count");
+          guard.count = readInt(*c, cp);
+        }
+        env->addGuard(std::move(guard));
+      } catch (const ReadError& e) {
+        if (!tSkippedGuards) throw;
+        tSkippedGuards->add(sanitizeForTerminal(e.pointer + ": " + e.message));
       }
-      env->addGuard(std::move(guard));
     }
   }
   if (auto it = j.find("specializations"); it != j.end()) {
@@ -237,6 +252,7 @@ std::shared_ptr<sym::ShapeEnv> readShapeEnv(const json& j, const Ptr& ptr) {
 ShapeEnvScope::ShapeEnvScope(sym::ShapeEnv* env) : previous_(tCurrentEnv) { tCurrentEnv = env; }
 ShapeEnvScope::~ShapeEnvScope() { tCurrentEnv = previous_; }
 sym::ShapeEnv* ShapeEnvScope::current() { return tCurrentEnv; }
+
 
 SymInt readSymbolicInt(const std::string& text, const Ptr& ptr, const char* what) {
   sym::ShapeEnv* env = ShapeEnvScope::current();
@@ -268,3 +284,10 @@ nlohmann::ordered_json symIntListJson(const SymIntList& l) {
 }
 
 }  // namespace fathom::dumpread
+
+namespace fathom {
+
+SkipUnreadableGuards::SkipUnreadableGuards() : previous_(dumpread::tSkippedGuards) { dumpread::tSkippedGuards = this; }
+SkipUnreadableGuards::~SkipUnreadableGuards() { dumpread::tSkippedGuards = previous_; }
+
+}  // namespace fathom

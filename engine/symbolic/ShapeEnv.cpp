@@ -219,7 +219,8 @@ bool ShapeEnv::decide(SymRel rel, const Expr& lhs, int64_t lhsHint, const Expr& 
   }
   std::string why = describe(reason, l, r);
   guardIndex_.emplace(std::move(text), guards_.size());
-  guards_.push_back({holds, context_, why, 1});
+  const Relation raw{rel, lhs, rhs};
+  guards_.push_back({holds, context_, why, 1, answer ? raw : raw.negated()});
   notify(Event::GuardAdded, guards_.size() - 1);
   if (holds.rel == SymRel::Eq) maybeReplace(holds, why);
   return answer;

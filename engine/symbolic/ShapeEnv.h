@@ -46,6 +46,10 @@ struct Guard {
   GuardContext where;
   std::string reason;   // "broadcast: dim 1 of %mask (s1) vs dim 1 of %scores (128)"
   int64_t count = 1;    // how often the same guard was asked again
+  // The decision as it was asked, before the replacements known then applied: `s3 < 512`
+  // where expr reads `s1 < 512` after s3 -> s1. `fathom guards --check` proves the simplified
+  // set accepts what these accept. Unset in dumps written before it was recorded.
+  std::optional<Relation> raw;
 };
 
 // A symbol pinned to a constant or unified with another: `s2 -> s0`, `s1 -> 128`.

@@ -1,0 +1,31 @@
+// The Z3 analyses of `fathom guards` (--check, --explain, --overlap): each loads its dumps,
+// runs the engine's analysis (engine/symbolic/GuardCheck.h, GuardExplain.h, GuardOverlap.h) and
+// prints text or JSON. Exit codes: 0 nothing wrong, 1 a problem found (inconsistent or unsound
+// guards; sizes that fail; entries that overlap), 2 bad usage or input.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/CliCommon.h"
+#include "engine/symbolic/ShapeEnv.h"
+
+namespace fathom::cli {
+
+struct GuardsAnalysisOptions {
+  std::vector<std::string> dumps;
+  std::string explain, traceLog;
+  unsigned timeoutMs = 1000;
+  bool json = false;
+};
+
+// Provenance, shared with the plain listing (GuardsCommand.cpp): JSON keys stage, node, op, args,
+// source, module; and one text line "%add_2 = aten.add.Tensor(%div, %mul)  at FILE:LINE  in MODULE".
+void putGuardContext(Json& j, const sym::GuardContext& c);
+std::string guardWhere(const sym::GuardContext& c);
+
+int runGuardCheck(const GuardsAnalysisOptions& o);
+int runGuardExplain(const GuardsAnalysisOptions& o);
+int runGuardOverlap(const GuardsAnalysisOptions& o);
+
+}  // namespace fathom::cli

@@ -1,0 +1,46 @@
+// GuardExplain: why would these sizes recompile? (`fathom guards DUMP --explain s0=4,s1=64` or
+// `--explain input_ids=4x64,attention_mask=4x64`). Every check of the trace's guard set that the
+// sizes fail - a recorded guard (with its provenance), a symbol's range, two dimensions duck
+// sizing gave one symbol, a dimension specialized to 0 or 1 - and the nearest sizes that pass
+// every guard: the point closest in the sum of |size - given| (Z3's optimizer).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/Result.h"
+#include "engine/symbolic/GuardCheck.h"
+
+namespace fathom::sym {
+
+// What the user gave: symbol values, or input sizes (each dimension is one of the trace's
+// sources: "input_ids.size(1)").
+struct ExplainSizes {
+  std::map<int32_t, int64_t> symbols;
+  std::map<std::string, std::vector<int64_t>> inputs;
+};
+// "s0=4,s1=64" or "input_ids=4x64,attention_mask=4x64" (not mixed).
+Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& env);
+
+struct FailedCheck {
+  std::string kind;    // "guard", "range", "duck", "zero-one"
+  std::string expr;    // "s1 < 512", "s0 >= 2", "input_ids.size(0) == attention_mask.size(0)"
+  std::optional<size_t> guard;  // kind "guard": index into env.guards()
+  std::string actual;  // "s1 = 600"
+};
+
+struct ExplainReport {
+  std::map<int32_t, int64_t> values;    // every symbol, as the sizes bind it
+  std::vector<FailedCheck> failed;
+  std::vector<std::string> notes;       // dimensions that are not symbols of this trace, ...
+  SolveResult nearest;                  // Sat: model = the nearest passing symbol values
+  std::map<std::string, std::vector<int64_t>> nearestInputs;  // when inputs were given
+  std::vector<GuardQuery> queries;
+};
+
+Result<ExplainReport> explainSizes(const ShapeEnv& env, const ExplainSizes& sizes, const GuardCheckOptions& options = {});
+
+}  // namespace fathom::sym

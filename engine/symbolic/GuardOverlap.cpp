@@ -1,0 +1,95 @@
+// `fathom guards A B --overlap` (see GuardOverlap.h).
+#include "engine/symbolic/GuardOverlap.h"
+
+namespace fathom::sym {
+namespace {
+
+struct Fact {
+  std::string text;  // "A: input_ids.size(1) == s1"
+  Relation rel;
+};
+
+// The entry's acceptance condition over variables: its symbol i is `symbolBase + i`, input k's
+// dimension d is `dimBase[k] + d`. Texts use the entry's own names.
+std::vector<Fact> entryFacts(const GuardedEntry& e, int32_t symbolBase, const std::vector<int32_t>& dimBase) {
+  std::vector<Fact> out;
+  const std::string tag = e.label + ": ";
+  auto shift = [&](const Expr& x) {
+    return substitute(x, [&](int32_t s) { return std::optional<Expr>(Expr::symbol(symbolBase + s)); });
+  };
+  auto canonical = [&](const Expr& x) { return e.env ? e.env->canonical(x) : x; };
+  for (size_t k = 0; k < e.inputs.size(); ++k)
+    for (size_t d = 0; d < e.inputs[k].sizes.size(); ++d) {
+      const Expr size = canonical(exprOf(e.inputs[k].sizes[d], false));
+      out.push_back({tag + e.inputs[k].name + ".size(" + std::to_string(d) + ") == " + size.str(),
+                     {SymRel::Eq, Expr::symbol(dimBase[k] + static_cast<int32_t>(d)), shift(size)}});
+    }
+  if (!e.env) return out;
+  for (size_t s = 0; s < e.env->symbols().size(); ++s) {
+    const auto symbol = static_cast<int32_t>(s);
+    if (e.env->replacements().count(symbol)) continue;
+    const auto& info = e.env->symbols()[s];
+    if (info.range.lo != ValueRange::kNegInf)
+      out.push_back({tag + info.name + " >= " + std::to_string(info.range.lo), {SymRel::Ge, Expr::symbol(symbolBase + symbol), Expr(info.range.lo)}});
+    if (info.range.hi != ValueRange::kPosInf)
+      out.push_back({tag + info.name + " <= " + std::to_string(info.range.hi), {SymRel::Le, Expr::symbol(symbolBase + symbol), Expr(info.range.hi)}});
+  }
+  for (const auto& g : e.env->guards()) {
+    const Relation r{g.expr.rel, canonical(g.expr.lhs), canonical(g.expr.rhs)};
+    if (r.difference().isConstant()) continue;
+    out.push_back({tag + r.str(), {r.rel, shift(r.lhs), shift(r.rhs)}});
+  }
+  return out;
+}
+
+std::string signature(const GuardedEntry& e) {
+  std::string out;
+  for (const auto& in : e.inputs) out += (out.empty() ? "" : ", ") + in.name + " (rank " + std::to_string(in.sizes.size()) + ")";
+  return out;
+}
+
+}  // namespace
+
+OverlapReport overlap(const GuardedEntry& a, const GuardedEntry& b, const GuardCheckOptions& options) {
+  OverlapReport out;
+  if (signature(a) != signature(b)) {
+    out.status = SolveStatus::Unsat;
+    out.reason = "the entries take different inputs: " + a.label + " takes " + signature(a) + "; " + b.label + " takes " + signature(b);
+    return out;
+  }
+  const auto symbolsOf = [](const GuardedEntry& e) { return static_cast<int32_t>(e.env ? e.env->symbols().size() : 0); };
+  const int32_t bBase = symbolsOf(a), dimsBase = bBase + symbolsOf(b);
+  std::vector<int32_t> dimBase;
+  int32_t next = dimsBase;
+  for (const auto& in : a.inputs) {
+    dimBase.push_back(next);
+    next += static_cast<int32_t>(in.sizes.size());
+  }
+  std::vector<Fact> facts = entryFacts(a, 0, dimBase);
+  for (auto& f : entryFacts(b, bBase, dimBase)) facts.push_back(std::move(f));
+
+  Solver solver(options.timeoutMs);
+  std::vector<size_t> on;
+  for (const auto& f : facts) on.push_back(solver.track({f.rel}));
+  auto r = solver.check(on);
+  out.queries.push_back({"overlap", a.label + " and " + b.label + " both accept a call?", r.status, r.ms});
+  out.status = r.status;
+  out.reason = r.reason;
+  if (r.status == SolveStatus::Sat) {
+    for (size_t k = 0; k < a.inputs.size(); ++k) {
+      std::vector<int64_t> sizes;
+      for (size_t d = 0; d < a.inputs[k].sizes.size(); ++d) {
+        auto it = r.model.find(dimBase[k] + static_cast<int32_t>(d));
+        sizes.push_back(it == r.model.end() ? 0 : it->second);
+      }
+      out.witness.emplace_back(a.inputs[k].name, std::move(sizes));
+    }
+  } else if (r.status == SolveStatus::Unsat) {
+    const double before = solver.totalMs();
+    for (size_t id : solver.minimalCore(on)) out.separating.push_back(facts[id].text);
+    out.queries.push_back({"overlap", "the checks that separate them (minimal core)", SolveStatus::Unsat, solver.totalMs() - before});
+  }
+  return out;
+}
+
+}  // namespace fathom::sym
