@@ -50,9 +50,11 @@ Json guardsJson(const sym::ShapeEnv& env, const std::vector<size_t>& indices) {
   for (size_t i : indices) out.push_back(guardJson(env, i));
   return out;
 }
-void printGuardLine(const sym::ShapeEnv& env, size_t i, const std::string& indent) {
+// One line per guard: its expression (the raw one, as it was asked, with `raw`) and provenance.
+void printGuardLine(const sym::ShapeEnv& env, size_t i, const std::string& indent, bool raw = false) {
   const sym::Guard& g = env.guards()[i];
-  std::cout << indent << "[" << g.where.stage << "] " << g.expr.str() << "    " << guardWhere(g.where) << "\n";
+  const sym::Relation& e = raw && g.raw ? *g.raw : g.expr;
+  std::cout << indent << "[" << g.where.stage << "] " << e.str() << "    " << guardWhere(g.where) << "\n";
 }
 
 Json valuesJson(const std::map<int32_t, int64_t>& values) {
@@ -174,7 +176,7 @@ void printCounterexample(const sym::ShapeEnv& env, const sym::Counterexample& c,
     for (auto it = inputs.begin(); it != inputs.end(); ++it) std::cout << " " << it.key() << " = " << it.value().dump();
     std::cout << "\n";
   }
-  for (size_t i : c.rawRejecting) printGuardLine(env, i, "        the raw guards reject it: ");
+  for (size_t i : c.rawRejecting) printGuardLine(env, i, "        the raw guards reject it: ", true);
   for (const auto& s : c.simplifiedRejecting) std::cout << "        the simplified set rejects it: " << s << "\n";
 }
 

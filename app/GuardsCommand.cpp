@@ -31,9 +31,9 @@ void putGuardContext(Json& j, const sym::GuardContext& c) {
 std::string guardWhere(const sym::GuardContext& c) {
   std::string out;
   if (!c.node.empty()) {
-    out += "%" + c.node + " = " + c.op + "(";
-    for (size_t i = 0; i < c.argNames.size(); ++i) out += (i ? ", %" : "%") + c.argNames[i];
-    out += ")";
+    out += "%" + c.node + " = " + c.op;
+    for (size_t i = 0; i < c.argNames.size(); ++i) out += (i ? ", %" : "(%") + c.argNames[i];
+    if (!c.argNames.empty()) out += ")";
   }
   if (!c.source.empty()) out += (out.empty() ? "" : "  at ") + c.source;
   if (!c.module.empty()) out += (out.empty() ? "" : "  in ") + c.module;
