@@ -35,6 +35,9 @@ heading "Trace the BERT model with symbolic batch and sequence: symbols and guar
 "$FATHOM" trace bert --dynamic -o "$TRACED"
 heading "Every guard with where it came from (node, op, model line, module) and why" "guards $TRACED"
 "$FATHOM" guards "$TRACED"
+heading "Prove things about them with Z3: consistent, minimal, simplified soundly; why 4x600 recompiles" "guards $TRACED --check; --explain input_ids=4x600,attention_mask=4x600"
+"$FATHOM" guards "$TRACED" --check
+"$FATHOM" guards "$TRACED" --explain input_ids=4x600,attention_mask=4x600 || [ $? -eq 1 ]  # 1: they fail a guard, as shown
 heading "Calls through the guarded cache: hits, misses and every failing guard" "trace bert --dynamic --calls 8x128,4x64,1x64"
 "$FATHOM" trace bert --dynamic --calls 8x128,4x64,1x64
 AOT=$(dirname "$TRACED")/gpt2-aot.fathom.json
