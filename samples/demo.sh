@@ -31,6 +31,7 @@ heading "A BERT-base encoder layer: the same run, PyTorch's values (tests/oracle
 "$FATHOM" run "$BERT"
 
 TRACED=$(mktemp -d)/bert-dynamic.fathom.json
+trap 'rm -rf "$(dirname "$TRACED")" ${TMP:+"$TMP"}' EXIT
 heading "Trace the BERT model with symbolic batch and sequence: symbols and guards" "trace bert --dynamic -o $TRACED"
 "$FATHOM" trace bert --dynamic -o "$TRACED"
 heading "Every guard with where it came from (node, op, model line, module) and why" "guards $TRACED"
@@ -45,7 +46,6 @@ heading "The training step (AOT autograd): joint graph, min-cut partition, what 
 "$FATHOM" trace gpt2 --layers 2 --dynamic --training --aot --partitioner min-cut -o "$AOT"
 heading "Run forward + backward through aot_eager and compare with the eager autograd engine" "run $AOT --backend aot_eager"
 "$FATHOM" run "$AOT" --backend aot_eager | tail -n 4
-rm -rf "$(dirname "$TRACED")"
 
 TORCH=tests/data/torch-mlp-aot.fathom.json
 heading "A graph exported from PyTorch 1.13 (plugins/pytorch): the backward reproduces PyTorch's gradients" "run $TORCH --graph backward"
