@@ -26,11 +26,6 @@ std::string_view solveStatusName(SolveStatus s) {
   return "error";
 }
 
-namespace {
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
-}  // namespace
-
 #ifndef FATHOM_WITH_Z3
 
 struct Solver::Impl {};
@@ -47,6 +42,9 @@ SolveResult Solver::nearest(const std::vector<size_t>& on, const std::vector<std
 #else
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
 // Expr -> Z3 integer terms. Z3's `div`/`mod` are Euclidean (remainder >= 0); Python's are floor
 // division and a remainder with the divisor's sign: floor(a / b) = div(a, b) for b > 0 and
