@@ -41,6 +41,10 @@ TEST(SymbolicDump, RoundTripKeepsShapeEnvAndSymbolicSizes) {
   EXPECT_EQ(back->shapeEnv->symbols().size(), 2u);
   EXPECT_EQ(back->shapeEnv->symbols()[0].sources, (std::vector<std::string>{"x.size(0)", "mask.size(0)"}));
   EXPECT_EQ(back->shapeEnv->guards().size(), d.shapeEnv->guards().size());
+  for (size_t i = 0; i < d.shapeEnv->guards().size(); ++i) {  // each guard's raw form, as asked, survives
+    ASSERT_TRUE(d.shapeEnv->guards()[i].raw && back->shapeEnv->guards()[i].raw);
+    EXPECT_EQ(back->shapeEnv->guards()[i].raw->str(), d.shapeEnv->guards()[i].raw->str());
+  }
   EXPECT_EQ(back->shapeEnv->specializations().size(), d.shapeEnv->specializations().size());
   EXPECT_EQ(serializeDump(*back), text);
   const auto* meta = back->graphs[0].graph.node(*back->graphs[0].graph.find("x")).val.tryAs<TensorMeta>();
