@@ -14,6 +14,9 @@ bool GuardCheckReport::problemFound() const {
 
 namespace {
 
+// The guard as it was asked; the recorded expression in dumps from before Guard::raw.
+const Relation& rawOf(const Guard& g) { return g.raw ? *g.raw : g.expr; }
+
 bool gaveUp(SolveStatus s) { return s != SolveStatus::Sat && s != SolveStatus::Unsat; }
 
 std::vector<Relation> rangeRelations(int32_t symbol, const ValueRange& range) {
@@ -29,7 +32,7 @@ class Checker {
       : env_(env), solver_(options.timeoutMs), report_(report) {
     for (const auto& g : env.guards()) {
       guardIds_.push_back(solver_.track({g.expr}));
-      rawIds_.push_back(solver_.track({g.raw ? *g.raw : g.expr}));
+      rawIds_.push_back(solver_.track({rawOf(g)}));
     }
     for (size_t s = 0; s < env.symbols().size(); ++s) {
       const auto symbol = static_cast<int32_t>(s);
@@ -140,7 +143,7 @@ class Checker {
     std::vector<size_t> raw = rawIds_;
     raw.insert(raw.end(), rangeIds_.begin(), rangeIds_.end());
     std::vector<Relation> rawFacts, simplifiedFacts;
-    for (const auto& g : env_.guards()) rawFacts.push_back(g.raw ? *g.raw : g.expr);
+    for (const auto& g : env_.guards()) rawFacts.push_back(rawOf(g));
     for (size_t sym = 0; sym < env_.symbols().size(); ++sym)
       for (const Relation& r : rangeRelations(static_cast<int32_t>(sym), env_.symbols()[sym].range)) rawFacts.push_back(r);
     for (const auto& c : s.simplified) simplifiedFacts.push_back(c.rel);
@@ -172,7 +175,7 @@ class Checker {
     };
     Counterexample c;
     for (size_t i = 0; i < env_.guards().size(); ++i)
-      if (fails(env_.guards()[i].raw ? *env_.guards()[i].raw : env_.guards()[i].expr)) c.rawRejecting.push_back(i);
+      if (fails(rawOf(env_.guards()[i]))) c.rawRejecting.push_back(i);
     for (const auto& check : report_.soundness.simplified)
       if (fails(check.rel)) c.simplifiedRejecting.push_back(check.rel.str());
     c.values = std::move(values);

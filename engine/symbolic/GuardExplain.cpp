@@ -58,9 +58,13 @@ Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& 
   // Every input named must be one the trace read sizes from.
   for (const auto& [name, dims] : out.inputs) {
     bool known = false;
+    auto names = [&](const std::string& src) {
+      auto split = splitSource(src);
+      return split && split->first == name;
+    };
     for (const auto& s : env.symbols())
-      for (const auto& src : s.sources) known |= splitSource(src) && splitSource(src)->first == name;
-    for (const auto& s : env.specializations()) known |= splitSource(s.source) && splitSource(s.source)->first == name;
+      for (const auto& src : s.sources) known |= names(src);
+    for (const auto& s : env.specializations()) known |= names(s.source);
     if (!known) return invalidInput("--explain: '" + name + "' is neither a symbol nor an input this trace read sizes from");
   }
   return out;

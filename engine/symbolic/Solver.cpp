@@ -222,38 +222,56 @@ SolveResult unknownResult(const std::string& why, bool timedOut, unsigned timeou
   if (timedOut) return {SolveStatus::Timeout, "no answer within " + std::to_string(timeoutMs) + " ms", {}, 0};
   return {SolveStatus::Unknown, why.empty() ? "z3 gave up" : "z3 gave up: " + why, {}, 0};
 }
-}  // namespace
-
-SolveResult Solver::check(const std::vector<size_t>& on) {
+// One query: the error of a clause it uses, else `body`'s result, Z3's exceptions as Error; timed.
+template <class Body>
+SolveResult runQuery(std::optional<std::string> error, Body body) {
   const auto start = Clock::now();
   SolveResult out;
-  Impl& m = *impl_;
-  if (auto error = m.errorOf(on)) {
+  if (error) {
     out = {SolveStatus::Error, *error, {}, 0};
   } else {
     try {
-      m.s.emplace(m.c);
-      for (const auto& e : m.background) m.s->add(e);
-      z3::expr_vector assumptions(m.c);
-      for (size_t i : on) {
-        m.s->add(z3::implies(m.literals[i], m.clauses[i]));
-        assumptions.push_back(m.literals[i]);
-      }
-      z3::check_result r;
-      bool timedOut = false;
-      {
-        Watchdog watchdog(m.c, timeoutMs_);
-        r = m.s->check(assumptions);
-        timedOut = watchdog.fired();
-      }
-      if (r == z3::sat) out = {SolveStatus::Sat, "", m.modelOf(m.s->get_model()), 0};
-      else if (r == z3::unsat) out = {SolveStatus::Unsat, "", {}, 0};
-      else out = unknownResult(m.s->reason_unknown(), timedOut, timeoutMs_);
+      out = body();
     } catch (const z3::exception& e) {
       out = {SolveStatus::Error, std::string("z3: ") + e.msg(), {}, 0};
     }
   }
   out.ms = msSince(start);
+  return out;
+}
+
+// `solve()` (a solver's or optimizer's check) under the watchdog, as a result; `model()` is read
+// only when sat, `why()` only when Z3 gave up.
+template <class Solve, class Model, class Why>
+SolveResult solveWithin(z3::context& c, unsigned timeoutMs, Solve solve, Model model, Why why) {
+  z3::check_result r;
+  bool timedOut = false;
+  {
+    Watchdog watchdog(c, timeoutMs);
+    r = solve();
+    timedOut = watchdog.fired();
+  }
+  if (r == z3::sat) return {SolveStatus::Sat, "", model(), 0};
+  if (r == z3::unsat) return {SolveStatus::Unsat, "", {}, 0};
+  return unknownResult(why(), timedOut, timeoutMs);
+}
+
+}  // namespace
+
+SolveResult Solver::check(const std::vector<size_t>& on) {
+  Impl& m = *impl_;
+  SolveResult out = runQuery(m.errorOf(on), [&] {
+    m.s.emplace(m.c);
+    for (const auto& e : m.background) m.s->add(e);
+    z3::expr_vector assumptions(m.c);
+    for (size_t i : on) {
+      m.s->add(z3::implies(m.literals[i], m.clauses[i]));
+      assumptions.push_back(m.literals[i]);
+    }
+    return solveWithin(
+        m.c, timeoutMs_, [&] { return m.s->check(assumptions); }, [&] { return m.modelOf(m.s->get_model()); },
+        [&] { return m.s->reason_unknown(); });
+  });
   ++queries_;
   totalMs_ += out.ms;
   return out;
@@ -283,37 +301,20 @@ std::vector<size_t> Solver::minimalCore(const std::vector<size_t>& on) {
 }
 
 SolveResult Solver::nearest(const std::vector<size_t>& on, const std::vector<std::pair<int32_t, int64_t>>& target) {
-  const auto start = Clock::now();
-  SolveResult out;
   Impl& m = *impl_;
-  if (auto error = m.errorOf(on)) {
-    out = {SolveStatus::Error, *error, {}, 0};
-  } else {
-    try {
-      z3::optimize o(m.c);
-      for (const auto& e : m.background) o.add(e);
-      for (size_t i : on) o.add(m.clauses[i]);
-      z3::expr distance = m.c.int_val(0);
-      for (const auto& [symbol, value] : target) {
-        const z3::expr d = m.t.symbol(symbol) - m.c.int_val(static_cast<int64_t>(value));
-        distance = distance + z3::ite(d >= 0, d, -d);
-      }
-      o.minimize(distance);
-      z3::check_result r;
-      bool timedOut = false;
-      {
-        Watchdog watchdog(m.c, timeoutMs_);
-        r = o.check();
-        timedOut = watchdog.fired();
-      }
-      if (r == z3::sat) out = {SolveStatus::Sat, "", m.modelOf(o.get_model()), 0};
-      else if (r == z3::unsat) out = {SolveStatus::Unsat, "", {}, 0};
-      else out = unknownResult("", timedOut, timeoutMs_);
-    } catch (const z3::exception& e) {
-      out = {SolveStatus::Error, std::string("z3: ") + e.msg(), {}, 0};
+  SolveResult out = runQuery(m.errorOf(on), [&] {
+    z3::optimize o(m.c);
+    for (const auto& e : m.background) o.add(e);
+    for (size_t i : on) o.add(m.clauses[i]);
+    z3::expr distance = m.c.int_val(0);
+    for (const auto& [symbol, value] : target) {
+      const z3::expr d = m.t.symbol(symbol) - m.c.int_val(static_cast<int64_t>(value));
+      distance = distance + z3::ite(d >= 0, d, -d);
     }
-  }
-  out.ms = msSince(start);
+    o.minimize(distance);
+    return solveWithin(
+        m.c, timeoutMs_, [&] { return o.check(); }, [&] { return m.modelOf(o.get_model()); }, [] { return std::string(); });
+  });
   ++queries_;
   totalMs_ += out.ms;
   return out;
