@@ -56,7 +56,8 @@ Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& 
   if (!out.symbols.empty() && !out.inputs.empty())
     return invalidInput("--explain: give symbol values or input sizes, not both" + example);
   // Every input named must be one the trace read sizes from.
-  for (const auto& [name, dims] : out.inputs) {
+  for (const auto& entry : out.inputs) {
+    const std::string& name = entry.first;  // not a structured binding: clang 14 cannot capture one
     bool known = false;
     auto names = [&](const std::string& src) {
       auto split = splitSource(src);
