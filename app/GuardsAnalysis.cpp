@@ -22,14 +22,21 @@ struct Loaded {
   Dump dump;
   std::shared_ptr<sym::ShapeEnv> env;  // an empty env for a static trace
   std::vector<std::string> skipped;
+  std::vector<size_t> dumpIndex;  // each env guard's position in the dump's shape_env/guards
 };
 
 std::optional<Loaded> load(const std::string& path, int* rc) {
   SkipUnreadableGuards skip;
   auto dump = loadDumpOrReport(path, rc);
   if (!dump) return std::nullopt;
-  Loaded out{std::move(*dump), nullptr, {}};
+  Loaded out{std::move(*dump), nullptr, {}, {}};
   out.env = out.dump.shapeEnv ? out.dump.shapeEnv : sym::ShapeEnv::create();
+  // Skipped guards leave gaps: report the others by where they are in the file.
+  const auto& gaps = skip.skippedPositions();
+  for (size_t pos = 0, gap = 0; out.dumpIndex.size() < out.env->guards().size(); ++pos) {
+    if (gap < gaps.size() && gaps[gap] == pos) ++gap;
+    else out.dumpIndex.push_back(pos);
+  }
   for (const auto& s : skip.skipped()) {
     out.skipped.push_back(path + ": " + s);
     std::cerr << "fathom: warning: " << path << ": " << s << " (guard skipped; the rest is analysed)\n";
@@ -37,17 +44,17 @@ std::optional<Loaded> load(const std::string& path, int* rc) {
   return out;
 }
 
-Json guardJson(const sym::ShapeEnv& env, size_t i) {
-  const sym::Guard& g = env.guards()[i];
-  Json j = {{"index", i}, {"expr", g.expr.str()}};
+Json guardJson(const Loaded& l, size_t i) {
+  const sym::Guard& g = l.env->guards()[i];
+  Json j = {{"index", l.dumpIndex[i]}, {"expr", g.expr.str()}};
   if (g.raw) j["raw"] = g.raw->str();
   putGuardContext(j, g.where);
   j["reason"] = g.reason;
   return j;
 }
-Json guardsJson(const sym::ShapeEnv& env, const std::vector<size_t>& indices) {
+Json guardsJson(const Loaded& l, const std::vector<size_t>& indices) {
   Json out = Json::array();
-  for (size_t i : indices) out.push_back(guardJson(env, i));
+  for (size_t i : indices) out.push_back(guardJson(l, i));
   return out;
 }
 // One line per guard: its expression (the raw one, as it was asked, with `raw`) and provenance.
@@ -115,12 +122,12 @@ std::string soundnessStatus(const sym::Soundness& s) {
   return "undecided";
 }
 
-Json counterexampleJson(const sym::ShapeEnv& env, SolveStatus status, const std::optional<sym::Counterexample>& c) {
+Json counterexampleJson(const Loaded& l, SolveStatus status, const std::optional<sym::Counterexample>& c) {
   Json j = {{"status", sym::solveStatusName(status)}};
   if (!c) return j;
   j["values"] = valuesJson(c->values);
-  j["inputs"] = inputsJson(env, c->values);
-  j["raw_rejecting"] = guardsJson(env, c->rawRejecting);
+  j["inputs"] = inputsJson(*l.env, c->values);
+  j["raw_rejecting"] = guardsJson(l, c->rawRejecting);
   j["simplified_rejecting"] = c->simplifiedRejecting;
   return j;
 }
@@ -130,15 +137,15 @@ Json checkJson(const Loaded& l, const std::string& path, const sym::GuardCheckRe
   Json consistency = {{"status", consistencyStatus(r.consistency)}};
   if (r.consistency.status == SolveStatus::Sat) consistency["witness"] = valuesJson(r.consistency.witness);
   if (r.consistency.status == SolveStatus::Unsat) {
-    consistency["conflict"] = guardsJson(env, r.consistency.conflict);
+    consistency["conflict"] = guardsJson(l, r.consistency.conflict);
     Json ranges = Json::array();
     for (int32_t s : r.consistency.rangesInConflict) ranges.push_back(sym::symbolName(s) + " in " + env.symbols()[static_cast<size_t>(s)].range.str());
     consistency["ranges_in_conflict"] = ranges;
   }
   Json redundant = Json::array();
   for (const auto& g : r.redundancy.redundant) {
-    Json j = guardJson(env, g.guard);
-    j["implied_by"] = guardsJson(env, g.impliedBy);
+    Json j = guardJson(l, g.guard);
+    j["implied_by"] = guardsJson(l, g.impliedBy);
     j["by_ranges_alone"] = g.impliedBy.empty();
     redundant.push_back(std::move(j));
   }
@@ -149,7 +156,7 @@ Json checkJson(const Loaded& l, const std::string& path, const sym::GuardCheckRe
   Json specializations = Json::array();
   for (const auto& f : r.specializations)
     specializations.push_back({{"symbol", sym::symbolName(f.symbol)}, {"kind", f.kind}, {"value", f.value.str()},
-                               {"recorded", f.recorded}, {"implied", f.implied}, {"caused_by", guardsJson(env, f.causedBy)}});
+                               {"recorded", f.recorded}, {"implied", f.implied}, {"caused_by", guardsJson(l, f.causedBy)}});
   return {{"file", path},
           {"symbolic", l.dump.shapeEnv != nullptr},
           {"guards", env.guards().size()},
@@ -158,8 +165,8 @@ Json checkJson(const Loaded& l, const std::string& path, const sym::GuardCheckRe
           {"consistency", consistency},
           {"redundancy", {{"status", r.redundancy.ran ? "ran" : "skipped"}, {"redundant", redundant}, {"minimal", minimal}}},
           {"soundness", {{"status", soundnessStatus(r.soundness)}, {"raw_recorded", r.soundness.rawRecorded}, {"simplified", simplified},
-                         {"looser", counterexampleJson(env, r.soundness.looser, r.soundness.looserExample)},
-                         {"stricter", counterexampleJson(env, r.soundness.stricter, r.soundness.stricterExample)}}},
+                         {"looser", counterexampleJson(l, r.soundness.looser, r.soundness.looserExample)},
+                         {"stricter", counterexampleJson(l, r.soundness.stricter, r.soundness.stricterExample)}}},
           {"specializations", specializations},
           {"undecided", undecidedJson(r.undecided)},
           {"problem", r.problemFound()},
@@ -269,7 +276,7 @@ int runGuardExplain(const GuardsAnalysisOptions& o) {
   if (o.json) {
     Json failed = Json::array();
     for (const auto& f : report->failed) {
-      Json j = f.guard ? guardJson(env, *f.guard) : Json{{"expr", f.expr}};
+      Json j = f.guard ? guardJson(*l, *f.guard) : Json{{"expr", f.expr}};
       j["kind"] = f.kind;
       j["actual"] = f.actual;
       failed.push_back(std::move(j));

@@ -228,7 +228,7 @@ std::shared_ptr<sym::ShapeEnv> readShapeEnv(const json& j, const Ptr& ptr) {
         env->addGuard(std::move(guard));
       } catch (const ReadError& e) {
         if (!tSkippedGuards) throw;
-        tSkippedGuards->add(sanitizeForTerminal(e.pointer + ": " + e.message));
+        tSkippedGuards->add(i, sanitizeForTerminal(e.pointer + ": " + e.message));
       }
     }
   }

@@ -65,6 +65,9 @@ checks=$((checks + 1))
 [ $? -eq 0 ] || fail "unreadable: exit $? (expected 0: the readable guards are fine)"
 [ "$(grep -c '^fathom: warning: .*/shape_env/guards/[12]/expr' "$T/err")" -eq 2 ] || fail "unreadable: two warnings naming the pointers: $(cat "$T/err")"
 expect_jq '.guards == 2 and (.skipped_guards | length) == 2 and .consistency.status == "consistent"' "$T/out" "unreadable: two skipped, two analysed"
+# Guards after a skipped one keep their positions in the file: s0 >= 4 is /shape_env/guards/3.
+expect_rc 1 guards $G/unreadable.fathom.json --explain s0=2,s1=64 --json
+expect_jq '[.failed[] | select(.expr == "s0 >= 4") | .index] == [3]' "$T/out" "unreadable: a failing guard's index is its position in the dump"
 
 # Undecidable within the timeout: reported, the rest still produced.
 ok guards $G/undecidable.fathom.json --check --json --timeout 100
