@@ -44,6 +44,15 @@ std::optional<Loaded> load(const std::string& path, int* rc) {
   return out;
 }
 
+// The forward graph's inputs with their recorded sizes: what the cache checks a call against.
+Result<std::vector<sym::GuardedInput>> tracedInputs(const Loaded& l, const std::string& path) {
+  auto graph = selectGraph(l.dump, l.dump.graph("forward") ? "forward" : "", path);
+  if (!graph.ok()) return graph.error();
+  auto inputs = guardedInputsOf((*graph)->graph);
+  if (!inputs.ok()) return invalidInput(inputs.error().message, path);
+  return inputs;
+}
+
 Json guardJson(const Loaded& l, size_t i) {
   const sym::Guard& g = l.env->guards()[i];
   Json j = {{"index", l.dumpIndex[i]}, {"expr", g.expr.str()}};
@@ -267,9 +276,13 @@ int runGuardExplain(const GuardsAnalysisOptions& o) {
   auto l = load(o.dumps.front(), &rc);
   if (!l) return rc;
   const sym::ShapeEnv& env = *l->env;
-  auto sizes = sym::parseExplainSizes(o.explain, env);
+  // Without a forward graph to read them from (a dump of several unnamed graphs), static
+  // dimensions go unchecked and are noted as such.
+  auto inputs = tracedInputs(*l, o.dumps.front());
+  const std::vector<sym::GuardedInput> traced = inputs.ok() ? std::move(*inputs) : std::vector<sym::GuardedInput>{};
+  auto sizes = sym::parseExplainSizes(o.explain, env, traced);
   if (!sizes.ok()) return reportError(sizes.error());
-  auto report = sym::explainSizes(env, *sizes, {o.timeoutMs});
+  auto report = sym::explainSizes(env, *sizes, {o.timeoutMs}, traced);
   if (!report.ok()) return reportError(report.error());
   if (!logQueries(o.traceLog, report->queries, &rc)) return rc;
   const bool given = !sizes->inputs.empty();
@@ -293,7 +306,7 @@ int runGuardExplain(const GuardsAnalysisOptions& o) {
                {"queries", queriesJson(report->queries)}});
   } else {
     std::cout << o.dumps.front() << ": " << o.explain << " (" << valuesText(report->values) << ")\n";
-    if (report->failed.empty()) std::cout << "  passes every guard: an entry traced with these guards runs these sizes\n";
+    if (report->failed.empty()) std::cout << "  passes every check: an entry traced with these guards runs these sizes\n";
     else std::cout << "  fails " << report->failed.size() << " check" << (report->failed.size() == 1 ? "" : "s") << " (a call with these sizes recompiles):\n";
     for (const auto& f : report->failed) {
       std::cout << "    [" << f.kind << "] " << f.expr << "    with " << f.actual << "\n";
@@ -332,10 +345,8 @@ int runGuardOverlap(const GuardsAnalysisOptions& o) {
     loaded.push_back(std::move(*l));
   }
   for (size_t i = 0; i < loaded.size(); ++i) {
-    auto graph = selectGraph(loaded[i].dump, loaded[i].dump.graph("forward") ? "forward" : "", o.dumps[i]);
-    if (!graph.ok()) return reportError(graph.error());
-    auto inputs = guardedInputsOf((*graph)->graph);
-    if (!inputs.ok()) return reportError(invalidInput(inputs.error().message, o.dumps[i]));
+    auto inputs = tracedInputs(loaded[i], o.dumps[i]);
+    if (!inputs.ok()) return reportError(inputs.error());
     entries.push_back({o.dumps[i], loaded[i].env.get(), std::move(*inputs)});
   }
   Json pairs = Json::array();

@@ -19,6 +19,23 @@ std::optional<std::pair<std::string, size_t>> splitSource(const std::string& sou
 
 std::string sourceName(const std::string& input, size_t dim) { return input + ".size(" + std::to_string(dim) + ")"; }
 
+// The traced input called `name`; null when the graph is not known or has no such input.
+const GuardedInput* tracedInput(const std::vector<GuardedInput>& traced, const std::string& name) {
+  for (const auto& in : traced)
+    if (in.name == name) return &in;
+  return nullptr;
+}
+
+// Whether the trace read this dimension into a symbol, or specialized it to 0/1 (checked as such).
+bool isSymbolSource(const ShapeEnv& env, const std::string& source) {
+  for (const auto& s : env.symbols())
+    for (const auto& src : s.sources)
+      if (src == source) return true;
+  for (const auto& sp : env.specializations())
+    if (sp.source == source) return true;
+  return false;
+}
+
 std::optional<int64_t> parseCount(const std::string& text) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18) return std::nullopt;
   return std::stoll(text);
@@ -26,7 +43,7 @@ std::optional<int64_t> parseCount(const std::string& text) {
 
 }  // namespace
 
-Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& env) {
+Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& env, const std::vector<GuardedInput>& traced) {
   ExplainSizes out;
   std::stringstream ss(text);
   std::string item;
@@ -58,7 +75,7 @@ Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& 
   // Every input named must be one the trace read sizes from.
   for (const auto& entry : out.inputs) {
     const std::string& name = entry.first;  // not a structured binding: clang 14 cannot capture one
-    bool known = false;
+    bool known = tracedInput(traced, name) != nullptr;
     auto names = [&](const std::string& src) {
       auto split = splitSource(src);
       return split && split->first == name;
@@ -71,7 +88,8 @@ Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& 
   return out;
 }
 
-Result<ExplainReport> explainSizes(const ShapeEnv& env, const ExplainSizes& sizes, const GuardCheckOptions& options) {
+Result<ExplainReport> explainSizes(const ShapeEnv& env, const ExplainSizes& sizes, const GuardCheckOptions& options,
+                                   const std::vector<GuardedInput>& traced) {
   ExplainReport out;
   // Targets for the optimizer: (symbol, given value), once per given dimension.
   std::vector<std::pair<int32_t, int64_t>> target;
@@ -122,14 +140,26 @@ Result<ExplainReport> explainSizes(const ShapeEnv& env, const ExplainSizes& size
     if (v && sp.value.constant() && *v != *sp.value.constant())
       out.failed.push_back({"zero-one", sp.source + " == " + sp.value.str(), std::nullopt, sp.source + " = " + std::to_string(*v)});
   }
-  for (const auto& [name, dims] : sizes.inputs)
-    for (size_t d = 0; d < dims.size(); ++d) {
-      bool symbolic = false;
-      for (const auto& s : env.symbols())
-        for (const auto& src : s.sources) symbolic |= src == sourceName(name, d);
-      for (const auto& sp : env.specializations()) symbolic |= sp.source == sourceName(name, d);
-      if (!symbolic) out.notes.push_back(sourceName(name, d) + " is not a symbol of this trace: its size is fixed by the graph, not checked here");
+  // Dimensions no symbol stands for. The cache checks an input's rank and each dimension the
+  // trace saw as a constant; without the graph they can only be noted.
+  for (const auto& [name, dims] : sizes.inputs) {
+    const GuardedInput* in = tracedInput(traced, name);
+    if (in && in->sizes.size() != dims.size()) {
+      out.failed.push_back({"rank", name + ".dim() == " + std::to_string(in->sizes.size()), std::nullopt,
+                            name + ".dim() = " + std::to_string(dims.size())});
+      continue;
     }
+    for (size_t d = 0; d < dims.size(); ++d) {
+      const std::string source = sourceName(name, d);
+      if (isSymbolSource(env, source)) continue;
+      const std::optional<int64_t> fixed = in ? exprOf(in->sizes[d]).constant() : std::nullopt;
+      if (!fixed)
+        out.notes.push_back(in ? source + " is " + exprOf(in->sizes[d]).str() + " in the trace: not checked here"
+                               : source + " is not a symbol of this trace: not checked here (the trace's inputs are not known)");
+      else if (*fixed != dims[d])
+        out.failed.push_back({"static", source + " == " + std::to_string(*fixed), std::nullopt, source + " = " + std::to_string(dims[d])});
+    }
+  }
 
   const Binding bind = [&](int32_t s) -> std::optional<int64_t> {
     auto it = out.values.find(s);
@@ -159,15 +189,28 @@ Result<ExplainReport> explainSizes(const ShapeEnv& env, const ExplainSizes& size
   for (const auto& g : env.guards()) on.push_back(solver.track({g.expr}));
   out.nearest = solver.nearest(on, target);
   out.queries.push_back({"explain", "nearest passing sizes", out.nearest.status, out.nearest.ms});
-  if (out.nearest.status == SolveStatus::Sat)
-    for (const auto& [name, dims] : sizes.inputs) {
-      std::vector<int64_t> near = dims;
+  if (out.nearest.status != SolveStatus::Sat) return out;
+  const Binding nearest = [&](int32_t s) -> std::optional<int64_t> {
+    if (auto it = out.nearest.model.find(s); it != out.nearest.model.end()) return it->second;
+    return bind(s);
+  };
+  for (const auto& [name, dims] : sizes.inputs) {
+    std::vector<int64_t> near;
+    if (const GuardedInput* in = tracedInput(traced, name)) {
+      // The traced sizes at the nearest symbol values: right rank, right constants.
+      for (const auto& size : in->sizes) {
+        auto v = evaluate(exprOf(size), nearest);
+        near.push_back(v.ok() ? *v : -1);
+      }
+    } else {
+      near = dims;
       for (size_t d = 0; d < near.size(); ++d)
         for (size_t s = 0; s < env.symbols().size(); ++s)
           for (const auto& src : env.symbols()[s].sources)
             if (src == sourceName(name, d) && out.nearest.model.count(static_cast<int32_t>(s))) near[d] = out.nearest.model.at(static_cast<int32_t>(s));
-      out.nearestInputs[name] = std::move(near);
     }
+    out.nearestInputs[name] = std::move(near);
+  }
   return out;
 }
 

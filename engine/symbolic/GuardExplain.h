@@ -2,7 +2,9 @@
 // `--explain input_ids=4x64,attention_mask=4x64`). Every check of the trace's guard set that the
 // sizes fail - a recorded guard (with its provenance), a symbol's range, two dimensions duck
 // sizing gave one symbol, a dimension specialized to 0 or 1 - and the nearest sizes that pass
-// every guard: the point closest in the sum of |size - given| (Z3's optimizer).
+// every guard: the point closest in the sum of |size - given| (Z3's optimizer). Given the traced
+// graph's inputs, input sizes are also checked where the cache checks them and the trace left
+// no symbol: each input's rank and every dimension the trace saw as a constant.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 
 #include "engine/core/Result.h"
 #include "engine/symbolic/GuardCheck.h"
+#include "engine/symbolic/GuardSet.h"
 
 namespace fathom::sym {
 
@@ -22,11 +25,12 @@ struct ExplainSizes {
   std::map<int32_t, int64_t> symbols;
   std::map<std::string, std::vector<int64_t>> inputs;
 };
-// "s0=4,s1=64" or "input_ids=4x64,attention_mask=4x64" (not mixed).
-Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& env);
+// "s0=4,s1=64" or "input_ids=4x64,attention_mask=4x64" (not mixed). An input is one the trace
+// read sizes from, or one of `traced` (the forward graph's placeholders, when known).
+Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& env, const std::vector<GuardedInput>& traced = {});
 
 struct FailedCheck {
-  std::string kind;    // "guard", "range", "duck", "zero-one"
+  std::string kind;    // "guard", "range", "duck", "zero-one", "rank", "static"
   std::string expr;    // "s1 < 512", "s0 >= 2", "input_ids.size(0) == attention_mask.size(0)"
   std::optional<size_t> guard;  // kind "guard": index into env.guards()
   std::string actual;  // "s1 = 600"
@@ -41,6 +45,7 @@ struct ExplainReport {
   std::vector<GuardQuery> queries;
 };
 
-Result<ExplainReport> explainSizes(const ShapeEnv& env, const ExplainSizes& sizes, const GuardCheckOptions& options = {});
+Result<ExplainReport> explainSizes(const ShapeEnv& env, const ExplainSizes& sizes, const GuardCheckOptions& options = {},
+                                   const std::vector<GuardedInput>& traced = {});
 
 }  // namespace fathom::sym

@@ -85,6 +85,14 @@ ok guards "$T/bert.fathom.json" --explain s0=4,s1=128 --json
 expect_jq '.passes and .failed == []' "$T/out" "explain: passing sizes"
 expect_rc 1 guards "$T/mlp.fathom.json" --explain x=8x100 --json
 expect_jq '.failed[0].expr == "Eq(s1, 784)" and .nearest.inputs.x == [8, 784]' "$T/out" "explain: specialized dimension"
+# A dimension the trace saw as a constant, and the rank, are checked as the cache checks them.
+jq '.graphs.forward.nodes[0].meta.val.sizes += [3] | .graphs.forward.nodes[0].meta.val.strides = ["3*s1", 3, 1]' \
+  $G/entry-short.fathom.json >"$T/static.fathom.json"
+expect_rc 1 guards "$T/static.fathom.json" --explain x=8x600x4 --json
+expect_jq '[.failed[] | [.kind, .expr]] == [["static", "x.size(2) == 3"], ["guard", "s1 < 512"]] and .nearest.inputs.x == [8, 511, 3]' "$T/out" "explain: a constant dimension"
+expect_rc 1 guards "$T/static.fathom.json" --explain x=8x64
+grep -q "\[rank\] x.dim() == 3 .*nearest sizes that pass: x=8x64x3" <(tr '\n' ' ' <"$T/out") || fail "explain: the wrong rank: $(cat "$T/out")"
+ok guards "$T/static.fathom.json" --explain x=8x64x3
 expect_rc 1 guards "$T/bert.fathom.json" --explain s0=1,s1=16 --json
 expect_jq '.failed[0].kind == "range" and .nearest.values.s0 == 2' "$T/out" "explain: a size under the range"
 

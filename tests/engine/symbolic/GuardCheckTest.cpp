@@ -92,6 +92,34 @@ TEST_F(GuardCheckTest, ExplainListsFailingGuardsAndTheNearestPassingSizes) {
   EXPECT_EQ(r->nearestInputs.at("x"), std::vector<int64_t>{60});
 }
 
+TEST_F(GuardCheckTest, ExplainChecksTheRankAndConstantDimensionsOfTheTracedInputs) {
+  auto env = ShapeEnv::create();
+  SymInt s0 = env->createSize(16, "x.size(0)");
+  EXPECT_TRUE(symLt(s0, SymInt(64), "slice"));
+  const std::vector<GuardedInput> traced{{"x", {s0, SymInt(3)}}};
+  auto wrongConstant = explainSizes(*env, *parseExplainSizes("x=70x4", *env, traced), {}, traced);
+  ASSERT_TRUE(wrongConstant.ok());
+  ASSERT_EQ(wrongConstant->failed.size(), 2u);
+  EXPECT_EQ(wrongConstant->failed[0].kind, "static");
+  EXPECT_EQ(wrongConstant->failed[0].expr, "x.size(1) == 3");
+  EXPECT_EQ(wrongConstant->failed[1].kind, "guard");
+  EXPECT_EQ(wrongConstant->nearestInputs.at("x"), (std::vector<int64_t>{63, 3}));
+  EXPECT_TRUE(wrongConstant->notes.empty());
+
+  auto wrongRank = explainSizes(*env, *parseExplainSizes("x=8", *env, traced), {}, traced);
+  ASSERT_TRUE(wrongRank.ok());
+  ASSERT_EQ(wrongRank->failed.size(), 1u);
+  EXPECT_EQ(wrongRank->failed[0].kind, "rank");
+  EXPECT_EQ(wrongRank->nearestInputs.at("x"), (std::vector<int64_t>{8, 3}));
+
+  // Without the traced inputs, the constant dimension can only be noted.
+  auto unknown = explainSizes(*env, *parseExplainSizes("x=8x4", *env));
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_TRUE(unknown->failed.empty());
+  ASSERT_EQ(unknown->notes.size(), 1u);
+  EXPECT_NE(unknown->notes[0].find("x.size(1)"), std::string::npos);
+}
+
 TEST_F(GuardCheckTest, OverlapFindsAWitnessOrTheSeparatingGuards) {
   auto a = ShapeEnv::create(), b = ShapeEnv::create();
   SymInt x = a->createSize(16, "x.size(0)"), y = b->createSize(700, "x.size(0)");
