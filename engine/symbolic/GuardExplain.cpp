@@ -72,7 +72,7 @@ Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& 
   if (out.symbols.empty() && out.inputs.empty()) return invalidInput("--explain: nothing given" + example);
   if (!out.symbols.empty() && !out.inputs.empty())
     return invalidInput("--explain: give symbol values or input sizes, not both" + example);
-  // Every input named must be one the trace read sizes from.
+  // Every input named must be one the trace read sizes from, or one of the traced inputs.
   for (const auto& entry : out.inputs) {
     const std::string& name = entry.first;  // not a structured binding: clang 14 cannot capture one
     bool known = tracedInput(traced, name) != nullptr;
