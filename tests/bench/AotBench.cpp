@@ -20,6 +20,7 @@
 #include "engine/frontend/Functional.h"
 #include "engine/interp/ExampleInputs.h"
 #include "samples/models/Models.h"
+#include "tests/bench/KeepTimes.h"
 #include "tests/bench/PythonScript.h"
 #include "tests/bench/TorchRepeatFlag.h"
 
@@ -28,7 +29,6 @@ namespace {
 
 using frontend::Tensor;
 
-std::map<std::string, double> gTimes;  // benchmark -> real time in its unit
 
 void BM_AotBert12SymbolicMinCut(benchmark::State& state) {
   auto model = models::buildModel("bert", {.layers = 12, .batch = 8, .seq = 128});
@@ -104,21 +104,6 @@ void BM_GradAll(benchmark::State& state) { runGrad(state, true); }
 BENCHMARK(BM_GradInputsOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GradAll)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-class KeepTimes : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& run : runs)
-      if (!run.error_occurred) gTimes[run.benchmark_name()] = run.GetAdjustedRealTime();
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
-
-double timeOf(const std::string& prefix) {
-  for (const auto& [name, t] : gTimes)
-    if (name.rfind(prefix, 0) == 0) return t;
-  return -1;
-}
-
 // PyTorch's lines "static_ms X" / "symbolic_ms X" / "symbolic_error ...", or nothing.
 std::map<std::string, std::string> torchReference(int repeat) {
   auto out = runTorchScript("aot_bert_torch.py", "--repeat " + std::to_string(repeat));
@@ -134,7 +119,8 @@ int main(int argc, char** argv) {
   const int torchRepeat = initBenchmarkWithTorchRepeat(argc, argv, 1);
   KeepTimes reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  const double aot = timeOf("BM_AotBert12"), inputsOnly = timeOf("BM_GradInputsOnly"), all = timeOf("BM_GradAll");
+  const double aot = reporter.time("BM_AotBert12").value_or(-1), inputsOnly = reporter.time("BM_GradInputsOnly").value_or(-1),
+               all = reporter.time("BM_GradAll").value_or(-1);
   if (aot > 0) std::printf("fathom BERT-12 symbolic trace + joint + min-cut: %.1f ms (target <= 150 ms)\n", aot);
   if (inputsOnly > 0 && all > 0)
     std::printf("grad() inputs only %.2f ms vs all gradients %.2f ms: %.2fx (target >= 1.5x)\n", inputsOnly, all, all / inputsOnly);

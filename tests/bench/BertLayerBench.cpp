@@ -14,6 +14,7 @@
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
 #include "samples/Samples.h"
+#include "tests/bench/KeepTimes.h"
 
 extern "C" void openblas_set_num_threads(int);
 
@@ -22,7 +23,6 @@ namespace {
 
 const Graph* gGraph = nullptr;
 ValueList gInputs;
-double gFathomMs = 0;
 
 void BM_FathomBertLayer(benchmark::State& state) {
   for (auto _ : state) {
@@ -37,15 +37,6 @@ void BM_FathomBertLayer(benchmark::State& state) {
   state.counters["threads"] = numThreads();
 }
 BENCHMARK(BM_FathomBertLayer)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
-
-class KeepTime : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& run : runs)
-      if (!run.error_occurred) gFathomMs = run.GetAdjustedRealTime();
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
 
 // PyTorch's ms per forward, or a negative number when it cannot run.
 double torchMs(int threads, double seconds) {
@@ -96,14 +87,15 @@ int main(int argc, char** argv) {
   gInputs = std::move(*inputs);
   std::printf("BERT-base encoder layer forward: batch %lld, seq %lld, %zu nodes, %d threads\n",
               static_cast<long long>(config.batch), static_cast<long long>(config.seq), gGraph->size(), threads);
-  KeepTime reporter;
+  KeepTimes reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
+  const double fathomMs = reporter.time("BM_FathomBertLayer").value_or(0);
   const double torch = torchMs(threads, torchSeconds);
   if (torch <= 0) {
     std::printf("PyTorch reference unavailable (needs /usr/bin/python3 with python3-torch)\n");
     return 0;
   }
   std::printf("fathom %.1f ms, PyTorch 1.13 eager %.1f ms (%d threads): fathom / PyTorch = %.2fx (target <= 1.5x)\n",
-              gFathomMs, torch, threads, gFathomMs / torch);
+              fathomMs, torch, threads, fathomMs / torch);
   return 0;
 }

@@ -6,18 +6,17 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
-#include <map>
 
 #include "engine/interp/DebugInterpreter.h"
 #include "engine/interp/ExampleInputs.h"
 #include "samples/models/Models.h"
+#include "tests/bench/KeepTimes.h"
 
 namespace fathom {
 namespace {
 
 Dump gDump;
 ValueList gInputs;
-std::map<std::string, double> gTimes;
 
 void BM_Interpreter(benchmark::State& state) {
   for (auto _ : state) {
@@ -41,18 +40,6 @@ void BM_DebugInterpreter(benchmark::State& state) {
 }
 BENCHMARK(BM_DebugInterpreter)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 
-class KeepTimes : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& run : runs) {
-      // With --benchmark_repetitions the mean is the figure (not the stddev row that comes last).
-      if (run.error_occurred || (run.run_type == Run::RT_Aggregate && run.aggregate_name != "mean")) continue;
-      gTimes[run.benchmark_name().substr(0, run.benchmark_name().find('/'))] = run.GetAdjustedRealTime();
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
-
 }  // namespace
 }  // namespace fathom
 
@@ -70,7 +57,7 @@ int main(int argc, char** argv) {
   gInputs = std::move(*inputs);
   KeepTimes reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  const double plain = gTimes["BM_Interpreter"], checked = gTimes["BM_DebugInterpreter"];
+  const double plain = reporter.time("BM_Interpreter/").value_or(0), checked = reporter.time("BM_DebugInterpreter/").value_or(0);
   if (plain > 0 && checked > 0)
     std::printf("BERT-12 forward: interpreter %.1f ms, debug interpreter %.1f ms: checking adds %.1f%% (target <= 10%%)\n",
                 plain, checked, 100.0 * (checked - plain) / plain);

@@ -25,6 +25,7 @@
 
 #include "engine/dump/Dump.h"
 #include "engine/graph/GraphBuilder.h"
+#include "tests/bench/KeepTimes.h"
 
 namespace {
 
@@ -217,17 +218,6 @@ void BM_OrderedJsonParse(benchmark::State& state) {
 BENCHMARK(BM_ParseDump)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 BENCHMARK(BM_OrderedJsonParse)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 
-// Keeps the real time per iteration of every run, to print ratios after the table.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  std::map<std::string, double> msPerIteration;
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& run : runs)
-      if (!run.error_occurred) msPerIteration[run.benchmark_name()] = run.GetAdjustedRealTime();
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -258,20 +248,17 @@ int main(int argc, char** argv) {
   std::printf("dump: %zu nodes, %.1f MB, built with %s\n", nodeCount, gText.size() / 1e6, gGenerator.c_str());
 
   const ChildLoad child = measureInChild(gText);
-  RatioReporter reporter;
+  fathom::KeepTimes reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
-  const auto& ms = reporter.msPerIteration;
-  auto load = ms.find("BM_ParseDump/min_time:3.000"), ref = ms.find("BM_OrderedJsonParse/min_time:3.000");
-  if (load != ms.end() && ref != ms.end())
-    std::printf("ratio parseDump / ordered_json::parse = %.2fx (%.1f ms vs %.1f ms)\n", load->second / ref->second,
-                load->second, ref->second);
+  const auto load = reporter.time("BM_ParseDump/"), ref = reporter.time("BM_OrderedJsonParse/");
+  if (load && ref) std::printf("ratio parseDump / ordered_json::parse = %.2fx (%.1f ms vs %.1f ms)\n", *load / *ref, *load, *ref);
   if (child.ok) {
     std::printf("fresh process: load %.3f s, peak RSS %.1f MB (%.1f MB before parsing, text included)\n", child.seconds,
                 child.peakMb, child.baselineMb);
     // Both must hold: the steady in-process mean and a single load in a fresh process.
-    const bool timeOk = child.seconds <= 1.0 && (load == ms.end() || load->second <= 1000.0);
+    const bool timeOk = child.seconds <= 1.0 && (!load || *load <= 1000.0);
     std::printf("target %zu nodes: load <= 1 s: %s, peak RSS <= 500 MB: %s\n", nodeCount, timeOk ? "PASS" : "FAIL",
                 child.peakMb <= 500.0 ? "PASS" : "FAIL");
   } else {

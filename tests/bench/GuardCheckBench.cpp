@@ -6,17 +6,15 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
-#include <map>
 #include <string>
 
 #include "engine/aot/AotCompile.h"
 #include "engine/symbolic/GuardCheck.h"
 #include "samples/models/Models.h"
+#include "tests/bench/KeepTimes.h"
 
 namespace fathom {
 namespace {
-
-std::map<std::string, double> gMs;  // benchmark -> ms per iteration
 
 aot::AotOptions bertOptions(bool duck) {
   aot::AotOptions o;
@@ -53,30 +51,19 @@ void BM_GuardCheckBert12(benchmark::State& state) {
 BENCHMARK(BM_AotCompileBert12)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->MinTime(1.0)->UseRealTime();
 BENCHMARK(BM_GuardCheckBert12)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->MinTime(1.0)->UseRealTime();
 
-class Recorder : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& r : runs)
-      if (!r.error_occurred) gMs[r.benchmark_name()] = r.GetAdjustedRealTime();
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
-
 }  // namespace
 }  // namespace fathom
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  fathom::Recorder reporter;
+  fathom::KeepTimes reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   for (const char* arg : {"1", "0"}) {
-    const std::string check = std::string("BM_GuardCheckBert12/") + arg + "/min_time:1.000/real_time";
-    const std::string compile = std::string("BM_AotCompileBert12/") + arg + "/min_time:1.000/real_time";
-    if (!fathom::gMs.count(check) || !fathom::gMs.count(compile)) continue;
-    const double ms = fathom::gMs[check];
+    const auto check = reporter.time(std::string("BM_GuardCheckBert12/") + arg + "/");
+    const auto compile = reporter.time(std::string("BM_AotCompileBert12/") + arg + "/");
+    if (!check || !compile) continue;
     std::printf("%s: full --check %.1f ms (target <= 1000 ms: %s), %.2fx the AOT compile that made the guards (%.1f ms)\n",
-                arg[0] == '1' ? "duck sizing" : "no duck sizing", ms, ms <= 1000 ? "met" : "MISSED", ms / fathom::gMs[compile],
-                fathom::gMs[compile]);
+                arg[0] == '1' ? "duck sizing" : "no duck sizing", *check, *check <= 1000 ? "met" : "MISSED", *check / *compile, *compile);
   }
 }

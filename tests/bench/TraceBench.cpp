@@ -12,6 +12,7 @@
 
 #include "engine/cache/ShapeTracing.h"
 #include "samples/models/Models.h"
+#include "tests/bench/KeepTimes.h"
 #include "tests/bench/TorchRepeatFlag.h"
 
 namespace fathom {
@@ -19,7 +20,6 @@ namespace {
 
 const models::ModelOptions kBert{.layers = 12, .batch = 8, .seq = 128};
 std::unique_ptr<frontend::Model> gModel;
-double gTraceMs = 0, gCheckNs = 0;
 
 void BM_TraceBert12Symbolic(benchmark::State& state) {
   size_t guards = 0, nodes = 0;
@@ -58,18 +58,6 @@ void BM_GuardSetCheck(benchmark::State& state) {
 }
 BENCHMARK(BM_GuardSetCheck)->Unit(benchmark::kNanosecond);
 
-class KeepTimes : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& run : runs) {
-      if (run.error_occurred) continue;
-      if (run.benchmark_name().find("Trace") != std::string::npos) gTraceMs = run.GetAdjustedRealTime();
-      else gCheckNs = run.GetAdjustedRealTime();
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
-
 // PyTorch's best ms per symbolic trace, or a negative number when it cannot run.
 double torchMs(int repeat) {
   const auto script = std::filesystem::path(FATHOM_SOURCE_DIR) / "tests" / "bench" / "trace_bert_torch.py";
@@ -100,12 +88,13 @@ int main(int argc, char** argv) {
   std::printf("BERT-base encoder, 12 layers, traced with symbolic batch and sequence (hints 8, 128)\n");
   KeepTimes reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  std::printf("fathom trace %.1f ms (target <= 100 ms); guard set check %.0f ns (target <= 1000 ns)\n", gTraceMs, gCheckNs);
+  const double traceMs = reporter.time("BM_TraceBert12Symbolic").value_or(0), checkNs = reporter.time("BM_GuardSetCheck").value_or(0);
+  std::printf("fathom trace %.1f ms (target <= 100 ms); guard set check %.0f ns (target <= 1000 ns)\n", traceMs, checkNs);
   const double torch = torchRepeat > 0 ? torchMs(torchRepeat) : -1;
   if (torch <= 0) {
     std::printf("PyTorch reference unavailable (needs /usr/bin/python3 with python3-torch)\n");
     return 0;
   }
-  std::printf("PyTorch 1.13 make_fx(tracing_mode=\"symbolic\") %.0f ms: PyTorch / fathom = %.0fx\n", torch, torch / gTraceMs);
+  std::printf("PyTorch 1.13 make_fx(tracing_mode=\"symbolic\") %.0f ms: PyTorch / fathom = %.0fx\n", torch, torch / traceMs);
   return 0;
 }
