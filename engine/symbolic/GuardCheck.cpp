@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "engine/symbolic/GuardSet.h"
+
 namespace fathom::sym {
 
 bool GuardCheckReport::problemFound() const {
@@ -19,13 +21,6 @@ const Relation& rawOf(const Guard& g) { return g.raw ? *g.raw : g.expr; }
 
 bool gaveUp(SolveStatus s) { return s != SolveStatus::Sat && s != SolveStatus::Unsat; }
 
-std::vector<Relation> rangeRelations(int32_t symbol, const ValueRange& range) {
-  std::vector<Relation> out;
-  if (range.lo != ValueRange::kNegInf) out.push_back({SymRel::Ge, Expr::symbol(symbol), Expr(range.lo)});
-  if (range.hi != ValueRange::kPosInf) out.push_back({SymRel::Le, Expr::symbol(symbol), Expr(range.hi)});
-  return out;
-}
-
 class Checker {
  public:
   Checker(const ShapeEnv& env, const GuardCheckOptions& options, GuardCheckReport& report)
@@ -39,6 +34,7 @@ class Checker {
       for (const Relation& r : rangeRelations(symbol, env.symbols()[s].range)) {
         const size_t id = solver_.track({r});
         rangeIds_.push_back(id);
+        rangeFacts_.push_back(r);
         rangeSymbol_[id] = symbol;
         if (env.replacements().count(symbol)) continue;  // GuardSet checks a replaced symbol's replacement instead
         simplifiedIds_.push_back(id);
@@ -129,11 +125,10 @@ class Checker {
     s.rawRecorded = !env_.guards().empty() && std::all_of(env_.guards().begin(), env_.guards().end(), [](const Guard& g) { return g.raw.has_value(); });
     std::vector<size_t> simplified = simplifiedIds_;
     for (size_t i = 0; i < env_.guards().size(); ++i) {
-      const Relation& g = env_.guards()[i].expr;
-      const Relation now{g.rel, env_.canonical(g.lhs), env_.canonical(g.rhs)};
-      if (now.difference().isConstant()) continue;  // as GuardSet: settled by a replacement
-      simplified.push_back(solver_.track({now}));
-      s.simplified.push_back({"guard", now, i});
+      const auto now = checkedGuard(env_, env_.guards()[i]);
+      if (!now) continue;
+      simplified.push_back(solver_.track({*now}));
+      s.simplified.push_back({"guard", *now, i});
     }
     for (const auto& [symbol, value] : env_.replacements()) {
       const Relation r{SymRel::Eq, Expr::symbol(symbol), value};
@@ -144,8 +139,7 @@ class Checker {
     raw.insert(raw.end(), rangeIds_.begin(), rangeIds_.end());
     std::vector<Relation> rawFacts, simplifiedFacts;
     for (const auto& g : env_.guards()) rawFacts.push_back(rawOf(g));
-    for (size_t sym = 0; sym < env_.symbols().size(); ++sym)
-      for (const Relation& r : rangeRelations(static_cast<int32_t>(sym), env_.symbols()[sym].range)) rawFacts.push_back(r);
+    rawFacts.insert(rawFacts.end(), rangeFacts_.begin(), rangeFacts_.end());
     for (const auto& c : s.simplified) simplifiedFacts.push_back(c.rel);
 
     auto direction = [&](const std::vector<size_t>& accepts, const std::vector<Relation>& rejectsAnyOf, const char* subject,
@@ -228,6 +222,7 @@ class Checker {
   Solver solver_;
   GuardCheckReport& report_;
   std::vector<size_t> guardIds_, rawIds_, rangeIds_, simplifiedIds_;
+  std::vector<Relation> rangeFacts_;  // the range relations, in rangeIds_'s order
   std::map<size_t, int32_t> rangeSymbol_;
 };
 

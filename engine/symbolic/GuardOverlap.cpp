@@ -28,17 +28,10 @@ std::vector<Fact> entryFacts(const GuardedEntry& e, int32_t symbolBase, const st
   for (size_t s = 0; s < e.env->symbols().size(); ++s) {
     const auto symbol = static_cast<int32_t>(s);
     if (e.env->replacements().count(symbol)) continue;
-    const auto& info = e.env->symbols()[s];
-    if (info.range.lo != ValueRange::kNegInf)
-      out.push_back({tag + info.name + " >= " + std::to_string(info.range.lo), {SymRel::Ge, Expr::symbol(symbolBase + symbol), Expr(info.range.lo)}});
-    if (info.range.hi != ValueRange::kPosInf)
-      out.push_back({tag + info.name + " <= " + std::to_string(info.range.hi), {SymRel::Le, Expr::symbol(symbolBase + symbol), Expr(info.range.hi)}});
+    for (const Relation& r : rangeRelations(symbol, e.env->symbols()[s].range)) out.push_back({tag + r.str(), {r.rel, shift(r.lhs), shift(r.rhs)}});
   }
-  for (const auto& g : e.env->guards()) {
-    const Relation r{g.expr.rel, canonical(g.expr.lhs), canonical(g.expr.rhs)};
-    if (r.difference().isConstant()) continue;
-    out.push_back({tag + r.str(), {r.rel, shift(r.lhs), shift(r.rhs)}});
-  }
+  for (const auto& g : e.env->guards())
+    if (auto r = checkedGuard(*e.env, g)) out.push_back({tag + r->str(), {r->rel, shift(r->lhs), shift(r->rhs)}});
   return out;
 }
 

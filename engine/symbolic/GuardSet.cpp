@@ -178,6 +178,12 @@ GuardSet::~GuardSet() = default;
 size_t GuardSet::guardCount() const { return program_->checks.size(); }
 size_t GuardSet::symbolCount() const { return program_->slots.size(); }
 
+std::optional<Relation> checkedGuard(const ShapeEnv& env, const Guard& g) {
+  Relation r{g.expr.rel, env.canonical(g.expr.lhs), env.canonical(g.expr.rhs)};
+  if (r.difference().isConstant()) return std::nullopt;
+  return r;
+}
+
 Result<GuardSet> GuardSet::compile(const ShapeEnv& env, const std::vector<GuardedInput>& inputs) {
   using P = Program;
   auto p = std::make_unique<P>();
@@ -239,8 +245,9 @@ Result<GuardSet> GuardSet::compile(const ShapeEnv& env, const std::vector<Guarde
       if (info.range.hi != ValueRange::kPosInf) p->checks.back().symbols = {static_cast<int32_t>(s)};
     }
     for (const auto& g : env.guards()) {
-      const Relation r{g.expr.rel, env.canonical(g.expr.lhs), env.canonical(g.expr.rhs)};
-      if (r.difference().isConstant()) continue;  // settled by a later replacement: checked as a dim check
+      const auto checked = checkedGuard(env, g);
+      if (!checked) continue;
+      const Relation& r = *checked;
       FATHOM_TRY(bound(r.lhs));
       FATHOM_TRY(bound(r.rhs));
       p->addCheck(r.rel, [&] { p->emit(r.lhs); }, r.rhs, {"guard", r.str(), g.reason, g.where, {}});

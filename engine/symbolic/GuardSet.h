@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct GuardFailure {
   GuardContext where;   // provenance (empty for rank/static/duck/range checks)
   std::string actual;   // "s0 = 4, s1 = 64" or "x.size(1) = 512"
 };
+
+// A recorded guard as the cache checks it: with the env's final replacements applied. Nothing
+// when that settles it (a later replacement made it constant; the dimension checks cover it).
+std::optional<Relation> checkedGuard(const ShapeEnv& env, const Guard& g);
 
 class GuardSet {
  public:

@@ -26,6 +26,13 @@ std::string_view solveStatusName(SolveStatus s) {
   return "error";
 }
 
+std::vector<Relation> rangeRelations(int32_t symbol, const ValueRange& range) {
+  std::vector<Relation> out;
+  if (range.lo != ValueRange::kNegInf) out.push_back({SymRel::Ge, Expr::symbol(symbol), Expr(range.lo)});
+  if (range.hi != ValueRange::kPosInf) out.push_back({SymRel::Le, Expr::symbol(symbol), Expr(range.hi)});
+  return out;
+}
+
 #ifndef FATHOM_WITH_Z3
 
 struct Solver::Impl {};
@@ -192,8 +199,7 @@ void Solver::require(const Relation& r) {
 }
 
 void Solver::requireRange(int32_t symbol, const ValueRange& range) {
-  if (range.lo != ValueRange::kNegInf) require({SymRel::Ge, Expr::symbol(symbol), Expr(range.lo)});
-  if (range.hi != ValueRange::kPosInf) require({SymRel::Le, Expr::symbol(symbol), Expr(range.hi)});
+  for (const Relation& r : rangeRelations(symbol, range)) require(r);
 }
 
 size_t Solver::track(const std::vector<Relation>& anyOf) {

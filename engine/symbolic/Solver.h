@@ -40,6 +40,9 @@ struct SolveResult {
   double ms = 0;                     // the query's time
 };
 
+// A symbol's range as relations: `s0 >= 2`, `s0 <= 511`, none for an unbounded end.
+std::vector<Relation> rangeRelations(int32_t symbol, const ValueRange& range);
+
 class Solver {
  public:
   explicit Solver(unsigned timeoutMs = 1000);
