@@ -342,12 +342,10 @@ int runGuardOverlap(const GuardsAnalysisOptions& o) {
   for (const auto& path : o.dumps) {
     auto l = load(path, &rc);
     if (!l) return rc;
-    loaded.push_back(std::move(*l));
-  }
-  for (size_t i = 0; i < loaded.size(); ++i) {
-    auto inputs = tracedInputs(loaded[i], o.dumps[i]);
+    auto inputs = tracedInputs(*l, path);
     if (!inputs.ok()) return reportError(inputs.error());
-    entries.push_back({o.dumps[i], loaded[i].env.get(), std::move(*inputs)});
+    entries.push_back({path, l->env.get(), std::move(*inputs)});  // the env is shared: moving `l` keeps it
+    loaded.push_back(std::move(*l));
   }
   Json pairs = Json::array();
   std::vector<sym::GuardQuery> queries;
