@@ -1,6 +1,8 @@
 // `fathom guards A B --overlap` (see GuardOverlap.h).
 #include "engine/symbolic/GuardOverlap.h"
 
+#include <algorithm>
+
 namespace fathom::sym {
 namespace {
 
@@ -35,9 +37,20 @@ std::vector<Fact> entryFacts(const GuardedEntry& e, int32_t symbolBase, const st
   return out;
 }
 
-std::string signature(const GuardedEntry& e) {
-  std::string out;
-  for (const auto& in : e.inputs) out += (out.empty() ? "" : ", ") + in.name + " (rank " + std::to_string(in.sizes.size()) + ")";
+std::string describe(const GuardedInput& in) { return in.name + " (rank " + std::to_string(in.sizes.size()) + ")"; }
+
+// Why no call can reach both entries - they take inputs of other names or ranks - naming the
+// first input that differs; empty when they take the same inputs.
+std::string inputMismatch(const GuardedEntry& a, const GuardedEntry& b) {
+  const size_t n = std::min(a.inputs.size(), b.inputs.size());
+  size_t k = 0;
+  while (k < n && a.inputs[k].name == b.inputs[k].name && a.inputs[k].sizes.size() == b.inputs[k].sizes.size()) ++k;
+  if (k == n && a.inputs.size() == b.inputs.size()) return "";
+  std::string out = "the entries take different inputs";
+  if (a.inputs.size() != b.inputs.size()) out += ": " + std::to_string(a.inputs.size()) + " and " + std::to_string(b.inputs.size()) + " of them";
+  if (k < n)
+    out += (a.inputs.size() != b.inputs.size() ? "; " : ": ") + std::string("input ") + std::to_string(k) + " is " + describe(a.inputs[k]) +
+           " in " + a.label + ", " + describe(b.inputs[k]) + " in " + b.label;
   return out;
 }
 
@@ -45,9 +58,9 @@ std::string signature(const GuardedEntry& e) {
 
 OverlapReport overlap(const GuardedEntry& a, const GuardedEntry& b, const GuardCheckOptions& options) {
   OverlapReport out;
-  if (signature(a) != signature(b)) {
+  if (std::string mismatch = inputMismatch(a, b); !mismatch.empty()) {
     out.status = SolveStatus::Unsat;
-    out.reason = "the entries take different inputs: " + a.label + " takes " + signature(a) + "; " + b.label + " takes " + signature(b);
+    out.reason = std::move(mismatch);
     return out;
   }
   const auto symbolsOf = [](const GuardedEntry& e) { return static_cast<int32_t>(e.env ? e.env->symbols().size() : 0); };

@@ -101,6 +101,10 @@ ok guards $G/entry-short.fathom.json $G/entry-long.fathom.json --overlap --json
 expect_jq '.overlap == false and .pairs[0].result == "disjoint" and (.pairs[0].separating | any(test("s1 >= 512")))' "$T/out" "disjoint entries with the separating guards"
 expect_rc 1 guards $G/entry-short.fathom.json $G/entry-mod8.fathom.json --overlap --json
 expect_jq '.overlap and (.pairs[0].witness.x[1] < 512) and (.pairs[0].witness.x[1] % 8 == 0)' "$T/out" "overlapping entries with a witness both accept"
+# Entries of other inputs are disjoint without a query; the reason names the first input that differs.
+jq '.graphs.forward.nodes[0].name = "y" | .graphs.forward.nodes[1].args = [[{"node": "y"}]]' $G/entry-mod8.fathom.json >"$T/entry-y.fathom.json"
+ok guards $G/entry-short.fathom.json "$T/entry-y.fathom.json" --overlap --json
+expect_jq '.pairs[0].result == "disjoint" and (.pairs[0].reason | test("input 0 is x \\(rank 2\\) in .*entry-short.*, y \\(rank 2\\) in .*entry-y")) and .queries == []' "$T/out" "entries of other inputs: the first that differs"
 expect_rc 1 guards $G/entry-short.fathom.json $G/entry-long.fathom.json $G/entry-mod8.fathom.json --overlap
 grep -q "entry-long.fathom.json and .*entry-mod8.fathom.json: overlap" "$T/out" || fail "three entries: pairwise"
 

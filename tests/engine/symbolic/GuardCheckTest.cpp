@@ -129,6 +129,12 @@ TEST_F(GuardCheckTest, OverlapFindsAWitnessOrTheSeparatingGuards) {
   auto disjoint = overlap(ea, eb);
   EXPECT_EQ(disjoint.status, SolveStatus::Unsat);
   EXPECT_EQ(disjoint.separating, (std::vector<std::string>{"a: x.size(0) == s0", "a: s0 < 512", "b: x.size(0) == s0", "b: s0 >= 512"}));
+  GuardedEntry renamed{"d", b.get(), {{"y", {y}}}}, twoInputs{"e", b.get(), {{"x", {y}}, {"y", {y}}}};
+  auto otherName = overlap(ea, renamed);
+  EXPECT_EQ(otherName.status, SolveStatus::Unsat);
+  EXPECT_EQ(otherName.reason, "the entries take different inputs: input 0 is x (rank 1) in a, y (rank 1) in d");
+  EXPECT_TRUE(otherName.queries.empty());
+  EXPECT_EQ(overlap(ea, twoInputs).reason, "the entries take different inputs: 1 and 2 of them");
   GuardedEntry same{"c", a.get(), {{"x", {x}}}};
   auto both = overlap(ea, same);
   ASSERT_EQ(both.status, SolveStatus::Sat);
