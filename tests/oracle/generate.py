@@ -5,6 +5,7 @@ Run with Debian's system python3 (the one python3-torch installs into):
   /usr/bin/python3 tests/oracle/generate.py              # rewrite every fixture
   /usr/bin/python3 tests/oracle/generate.py elementwise  # just these families
   /usr/bin/python3 tests/oracle/generate.py --check      # exit 1 if a fixture is stale
+                                                         # (within CPU-dependent rounding: fixture_compare.py)
 Exit 77 when torch cannot be imported (ctest counts that as skipped).
 """
 import argparse
@@ -28,6 +29,7 @@ def main():
         return 77
     sys.path.insert(0, HERE)
     import oracle
+    from fixture_compare import fixture_current
 
     torch.set_num_threads(1)
     families = [f for f in opts.families if f != "samples"] if opts.families else sorted(f[:-3] for f in os.listdir(os.path.join(HERE, "cases"))
@@ -46,7 +48,7 @@ def main():
         out = os.path.join(opts.out, family + ".jsonl")
         if opts.check:
             old = open(out).read() if os.path.exists(out) else None
-            if old != text:
+            if not fixture_current(old, text):
                 stale.append(out)
         else:
             tmp = out + ".tmp"
@@ -65,7 +67,7 @@ def main():
             out = os.path.join(HERE, "samples", name + ".json")
             if opts.check:
                 old = open(out).read() if os.path.exists(out) else None
-                if old != text:
+                if not fixture_current(old, text, jsonl=False):
                     stale.append(out)
             else:
                 os.makedirs(os.path.dirname(out), exist_ok=True)
