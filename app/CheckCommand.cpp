@@ -25,7 +25,7 @@ namespace {
 
 struct CheckCliOptions {
   std::string dump, graph, inputsFile, sizes, memoryLimit;
-  bool keepUnknownOps = false;
+  DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
   bool all = false, strictStrides = false, values = false, json = false;
 };
 
@@ -113,7 +113,7 @@ int runCheck(const CheckCliOptions& o) {
   if (o.all && !o.graph.empty()) return usageError("check: --graph and --all exclude each other");
   if (int limited = applyMemoryLimit(o.memoryLimit); limited != kExitOk) return limited;
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(o.dump, &rc, o.keepUnknownOps);
+  auto dump = loadDumpOrReport(o.dump, &rc, o.load);
   if (!dump) return rc;
   std::optional<std::map<std::string, int64_t>> binding;
   if (!o.sizes.empty()) {
@@ -139,7 +139,7 @@ int runCheck(const CheckCliOptions& o) {
   co.checkValues = o.values;
   // The inputs of `name`, guarded and materialized.
   auto inputsOf = [&](const std::string& name, bool useFile) -> Result<ValueList> {
-    auto specs = graphInputs(*dump, name, useFile ? o.inputsFile : std::string(), o.dump);
+    auto specs = graphInputs(*dump, name, useFile ? o.inputsFile : std::string(), o.dump, o.load);
     FATHOM_TRY(specs);
     if (binding) {
       for (const auto& [symbol, v] : *binding)
@@ -193,7 +193,7 @@ Command addCheckCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "check", "Run graphs under the debug interpreter: every node's recorded meta against the real result");
   app->add_option("DUMP", o->dump, "The dump file (*.fathom.json)")->required();
-  addKeepUnknownOpsFlag(app, &o->keepUnknownOps);
+  addDumpLoadFlags(app, &o->load);
   app->add_option("--graph", o->graph, "Check this graph only (default: the first; an AOT dump's whole training step)");
   app->add_flag("--all", o->all, "Check every graph of the dump");
   app->add_option("--inputs", o->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");

@@ -75,21 +75,29 @@ void printJson(const Json& j) {
   std::cout << out << '\n';
 }
 
-std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode, bool keepUnknownOps) {
+DumpReadOptions DumpLoadFlags::readOptions() const {
   DumpReadOptions options;
   options.keepUnknownOps = keepUnknownOps;
-  auto dump = loadDump(path, options);
+  options.trustPaths = trustPaths;
+  return options;
+}
+
+void addDumpLoadFlags(CLI::App* app, DumpLoadFlags* flags) {
+  app->add_flag("--keep-unknown-ops", flags->keepUnknownOps,
+                "Load ops this build does not know (a newer torch, custom ops) as opaque nodes: they run as zero tensors "
+                "with their recorded meta, so the rest of the graph still runs and checks");
+  app->add_flag("--trust-paths", flags->trustPaths,
+                "Read side files wherever the dump names them (absolute, with '..', or through a link out of its folder); "
+                "without it they must be inside the dump's folder, so a dump from someone else cannot read your files");
+}
+
+std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode, const DumpLoadFlags& flags) {
+  auto dump = loadDump(path, flags.readOptions());
   if (!dump.ok()) {
     *exitCode = reportError(dump.error());
     return std::nullopt;
   }
   return std::move(*dump);
-}
-
-void addKeepUnknownOpsFlag(CLI::App* app, bool* flag) {
-  app->add_flag("--keep-unknown-ops", *flag,
-                "Load ops this build does not know (a newer torch, custom ops) as opaque nodes: they run as zero tensors "
-                "with their recorded meta, so the rest of the graph still runs and checks");
 }
 
 Result<const NamedGraph*> selectGraph(const Dump& dump, const std::string& name, const std::string& path) {
@@ -177,11 +185,11 @@ bool parseSeed(const std::string& text, std::optional<uint64_t>* seed) {
   return true;
 }
 
-Result<std::vector<ExampleInput>> graphInputs(const Dump& dump, const std::string& graphName,
-                                              const std::string& inputsFile, const std::string& dumpPath) {
+Result<std::vector<ExampleInput>> graphInputs(const Dump& dump, const std::string& graphName, const std::string& inputsFile,
+                                              const std::string& dumpPath, const DumpLoadFlags& flags) {
   std::optional<std::vector<ExampleInput>> fromFile;
   if (!inputsFile.empty()) {
-    auto loaded = loadInputsFile(inputsFile);
+    auto loaded = loadInputsFile(inputsFile, flags.readOptions());
     FATHOM_TRY(loaded);
     fromFile = std::move(*loaded);
   }

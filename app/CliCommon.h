@@ -53,10 +53,21 @@ int usageError(std::string_view message);  // prints, returns 2
 std::optional<uint64_t> parseBytes(const std::string& text);
 // --seed's value: nothing when empty, else an integer from 0 to 2^64-1 (false: not one).
 bool parseSeed(const std::string& text, std::optional<uint64_t>* seed);
+// How a command reads the dumps (and inputs files) it is given: the flags every command that
+// loads one takes, added the same way by addDumpLoadFlags.
+struct DumpLoadFlags {
+  bool keepUnknownOps = false;  // --keep-unknown-ops: unknown ops load as opaque nodes
+  bool trustPaths = false;      // --trust-paths: side files may be outside the dump's folder
+  DumpReadOptions readOptions() const;
+};
+// --keep-unknown-ops and --trust-paths, the same on every command that loads a dump.
+void addDumpLoadFlags(CLI::App* app, DumpLoadFlags* flags);
+
 // The example inputs to run `graphName` with: the --inputs file when given (checked against the
 // graph's placeholders), else the dump's. Errors name the file they are about.
-Result<std::vector<ExampleInput>> graphInputs(const Dump& dump, const std::string& graphName,
-                                              const std::string& inputsFile, const std::string& dumpPath);
+// An inputs file's side files follow the dump's rule (flags.trustPaths).
+Result<std::vector<ExampleInput>> graphInputs(const Dump& dump, const std::string& graphName, const std::string& inputsFile,
+                                              const std::string& dumpPath, const DumpLoadFlags& flags = {});
 // Sets the tensor memory limit from a --memory-limit value (nothing when empty); returns 2 with
 // a message for a bad value, else 0.
 int applyMemoryLimit(const std::string& text);
@@ -66,10 +77,7 @@ void printJson(const Json& j);
 
 // Loads a dump; on failure prints the error (naming the file and JSON pointer) and returns
 // nullopt, with the exit code in *exitCode.
-// With keepUnknownOps, ops this build does not know load as opaque nodes.
-std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode, bool keepUnknownOps = false);
-// The --keep-unknown-ops flag, the same on every command that loads a dump.
-void addKeepUnknownOpsFlag(CLI::App* app, bool* flag);
+std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode, const DumpLoadFlags& flags = {});
 // The graph called `name` (the first graph when name is empty), or an error listing the
 // graphs the dump has.
 Result<const NamedGraph*> selectGraph(const Dump& dump, const std::string& name, const std::string& path);

@@ -17,14 +17,15 @@ namespace {
 
 struct ExportCliOptions {
   std::string dump, as, output, graph, predicate, backend;
-  bool force = false, json = false, keepUnknownOps = false;
+  bool force = false, json = false;
+  DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
 };
 
 int runExport(const ExportCliOptions& o) {
   const auto form = minify::parseExportForm(o.as);
   if (!form) return usageError("export: --as must be dump, gtest or pytorch, not '" + o.as + "'");
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(o.dump, &rc, o.keepUnknownOps);
+  auto dump = loadDumpOrReport(o.dump, &rc, o.load);
   if (!dump) return rc;
   minify::ExportOptions options;
   options.graph = o.graph;
@@ -64,7 +65,7 @@ Command addExportCommand(CLI::App& parent) {
                   "timeout:SECONDS, accuracy[:TOL], mismatch, guard, script:CMD, torch[:exception|meta|accuracy]");
   app->add_option("--backend", o->backend, "The backend that shows it (default: the repro's, else eager): " + minify::backendNames());
   app->add_flag("--force", o->force, "Overwrite existing output files (never the input)");
-  addKeepUnknownOpsFlag(app, &o->keepUnknownOps);
+  addDumpLoadFlags(app, &o->load);
   app->add_flag("--json", o->json, "Print JSON: {file, as, output, graph, predicate, backend, nodes, side_file}");
   return {app, [o] { return runExport(*o); }};
 }

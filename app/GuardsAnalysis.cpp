@@ -25,9 +25,9 @@ struct Loaded {
   std::vector<size_t> dumpIndex;  // each env guard's position in the dump's shape_env/guards
 };
 
-std::optional<Loaded> load(const std::string& path, int* rc) {
+std::optional<Loaded> load(const std::string& path, int* rc, const DumpLoadFlags& flags) {
   SkipUnreadableGuards skip;
-  auto dump = loadDumpOrReport(path, rc);
+  auto dump = loadDumpOrReport(path, rc, flags);
   if (!dump) return std::nullopt;
   Loaded out{std::move(*dump), nullptr, {}, {}};
   out.env = out.dump.shapeEnv ? out.dump.shapeEnv : sym::ShapeEnv::create();
@@ -246,7 +246,7 @@ void printCheck(const Loaded& l, const std::string& path, const sym::GuardCheckR
 int runGuardCheck(const GuardsAnalysisOptions& o) {
   if (!sym::Solver::available()) return noSolver();
   int rc = kExitOk;
-  auto l = load(o.dumps.front(), &rc);
+  auto l = load(o.dumps.front(), &rc, o.load);
   if (!l) return rc;
   auto report = sym::checkGuards(*l->env, {o.timeoutMs});
   if (!logQueries(o.traceLog, report.queries, &rc)) return rc;
@@ -273,7 +273,7 @@ std::string sizesText(const std::vector<int64_t>& dims) {
 int runGuardExplain(const GuardsAnalysisOptions& o) {
   if (!sym::Solver::available()) return noSolver();
   int rc = kExitOk;
-  auto l = load(o.dumps.front(), &rc);
+  auto l = load(o.dumps.front(), &rc, o.load);
   if (!l) return rc;
   const sym::ShapeEnv& env = *l->env;
   // Without a forward graph to read them from (a dump of several unnamed graphs), static
@@ -340,7 +340,7 @@ int runGuardOverlap(const GuardsAnalysisOptions& o) {
   std::vector<Loaded> loaded;
   std::vector<sym::GuardedEntry> entries;
   for (const auto& path : o.dumps) {
-    auto l = load(path, &rc);
+    auto l = load(path, &rc, o.load);
     if (!l) return rc;
     auto inputs = tracedInputs(*l, path);
     if (!inputs.ok()) return reportError(inputs.error());

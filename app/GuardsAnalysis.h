@@ -17,6 +17,7 @@ struct GuardsAnalysisOptions {
   std::string explain, traceLog;
   unsigned timeoutMs = 1000;
   bool json = false;
+  DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
 };
 
 // Provenance, shared with the plain listing (GuardsCommand.cpp): JSON keys stage, node, op, args,

@@ -113,6 +113,7 @@ Command addGuardsCommand(CLI::App& parent) {
                 "are they disjoint (the checks that separate them)? Exit 1 when some pair overlaps");
   app->add_option("--timeout", a.timeoutMs, "Time limit of each Z3 query in milliseconds (default 1000); a query past it is reported undecided")
       ->check(CLI::Range(1u, 3600000u));
+  addDumpLoadFlags(app, &a.load);
   app->add_option("--trace-log", a.traceLog, "With --check, --explain or --overlap: append each Z3 query (check, subject, status, ms) as a guard_check event");
   app->add_flag("--json", a.json,
                 "Print JSON. Listing: {file, symbolic, symbols, guards: [{expr, raw, stage, node, op, source, module, reason, count}], "
@@ -129,7 +130,7 @@ Command addGuardsCommand(CLI::App& parent) {
             if (!a.explain.empty()) return runGuardExplain(a);
             if (opts->overlap) return runGuardOverlap(a);
             int rc = kExitOk;
-            auto dump = loadDumpOrReport(a.dumps.front(), &rc);
+            auto dump = loadDumpOrReport(a.dumps.front(), &rc, a.load);
             if (!dump) return rc;
             if (a.json) printJson(guardsJson(dump->shapeEnv.get(), a.dumps.front()));
             else printGuardsText(dump->shapeEnv.get(), a.dumps.front());

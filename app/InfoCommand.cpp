@@ -15,7 +15,7 @@ namespace {
 
 struct InfoOptions {
   std::string dump;
-  bool keepUnknownOps = false;
+  DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
   bool json = false;
 };
 
@@ -158,11 +158,11 @@ Command addInfoCommand(CLI::App& parent) {
   auto opts = std::make_shared<InfoOptions>();
   CLI::App* app = parent.add_subcommand("info", "Summarize a dump: graphs, node counts, op histogram, inputs");
   app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
-  addKeepUnknownOpsFlag(app, &opts->keepUnknownOps);
+  addDumpLoadFlags(app, &opts->load);
   app->add_flag("--json", opts->json, "Print JSON: {file, producer, graphs: {NAME: {nodes, ops, inputs, ...}}}");
   return {app, [opts] {
             int rc = kExitOk;
-            auto dump = loadDumpOrReport(opts->dump, &rc, opts->keepUnknownOps);
+            auto dump = loadDumpOrReport(opts->dump, &rc, opts->load);
             if (!dump) return rc;
             if (opts->json) printJson(infoJson(*dump, opts->dump));
             else printInfoText(*dump, opts->dump);

@@ -1,7 +1,9 @@
 // `fathom minify REPRO [--predicate P] [--backend B] [-j N] [-o OUT] [--json] ...`: shrinks one
 // graph of a dump to a small graph that still fails as P says (minifier/Predicates.h). A repro -
 // a dump with a `repro` section, as this command writes - brings its own predicate, backend and
-// graph; for a plain dump --predicate says what failing means.
+// graph; for a plain dump --predicate says what failing means. A repro's `script:CMD` predicate
+// would run CMD, a command someone else wrote: it runs only when the user names it with
+// --predicate or passes --trust-repro (Fathom's own predicates need no such consent).
 //
 // Each candidate runs in a forked worker with a time and a memory limit (--in-process: in this
 // process, for predicates that cannot crash or hang). The best so far is written to OUT
@@ -35,20 +37,20 @@ constexpr int kExitInterrupted = 130;
 
 struct MinifyCliOptions {
   std::string dump;
-  bool keepUnknownOps = false;
+  DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
   std::string graph, predicate, backend, output;
   size_t jobs = 1;
   double timeout = 60;
   std::string memoryLimit = "4G";
   bool inProcess = false, resume = false, allowNonFinite = false;
-  bool force = false, json = false;
+  bool force = false, json = false, trustRepro = false;
 };
 
 std::atomic<bool> interrupted{false};
 extern "C" void onInterrupt(int) { interrupted = true; }
 
 // DUMP.fathom.json -> DUMP.min.fathom.json
-std::string defaultOutput(const std::string& dump) { return minify::dumpStem(dump) + ".min.fathom.json"; }
+std::string defaultOutput(const std::string& dump) { return dumpStem(dump) + ".min.fathom.json"; }
 
 // The input file's identity in a checkpoint, so --resume does not continue another input's run.
 std::string contentHash(const std::string& path) {
@@ -64,6 +66,33 @@ std::string producerValue(const Dump& d, const std::string& key) {
   return "";
 }
 
+// `text` quoted for a POSIX shell: in single quotes, each ' written as '\''.
+std::string shellQuoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The one line that refuses to run a repro's script predicate nobody on this machine named.
+int untrustedScript(const std::string& dump, const std::string& command) {
+  return usageError(dump + ": /repro/predicate: the repro's predicate would run the command '" + command +
+                    "'; name it yourself with --predicate " + shellQuoted("script:" + command) + " or pass --trust-repro to run it");
+}
+
+// Moves every input whose values are in a side file into the spill file `spillFile`.
+Status spillSideFileInputs(std::vector<ExampleInput>& inputs, const std::string& spillFile) {
+  minify::ValueSpill spill(spillFile, 0);
+  for (auto& in : inputs) {
+    if (!in.file.present()) continue;
+    auto t = materializeInput(in);
+    FATHOM_TRY(t);
+    auto stored = spill.store(in.name, *t);
+    FATHOM_TRY(stored);
+    in = std::move(*stored);
+  }
+  return {};
+}
+
 // Where a run starts: the input's graph, or the checkpoint's with --resume.
 struct Start {
   std::string graphName;
@@ -75,9 +104,10 @@ struct Start {
 
 int runMinify(MinifyCliOptions o) {
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(o.dump, &rc, o.keepUnknownOps);
+  auto dump = loadDumpOrReport(o.dump, &rc, o.load);
   if (!dump) return rc;
   // A repro brings its failure; the command line overrides it.
+  const bool predicateFromRepro = dump->repro && o.predicate.empty();
   if (dump->repro) {
     if (o.predicate.empty()) o.predicate = dump->repro->predicate;
     if (o.backend.empty()) o.backend = dump->repro->backend;
@@ -87,6 +117,7 @@ int runMinify(MinifyCliOptions o) {
   if (o.backend.empty()) o.backend = "eager";
   auto spec = minify::parsePredicate(o.predicate);
   if (!spec.ok()) return reportError(spec.error());
+  if (predicateFromRepro && spec->kind == "script" && !o.trustRepro) return untrustedScript(o.dump, spec->arg);
   const minify::Backend* backend = minify::findBackend(o.backend);
   if (!backend) return usageError("--backend must be one of " + minify::backendNames() + ", not '" + o.backend + "'");
   if (o.jobs < 1 || o.jobs > 256) return usageError("-j must be between 1 and 256");
@@ -107,7 +138,7 @@ int runMinify(MinifyCliOptions o) {
   auto graph = selectGraph(*dump, o.graph, o.dump);
   if (!graph.ok()) return reportError(graph.error());
   const NamedGraph& g = **graph;
-  auto inputs = graphInputs(*dump, g.name, "", o.dump);
+  auto inputs = graphInputs(*dump, g.name, "", o.dump, o.load);
   if (!inputs.ok()) return reportError(inputs.error());
   const std::string inputHash = contentHash(o.dump);
   Start start{g.name, g.graph, *inputs, g.graph.size(), false};
@@ -123,25 +154,19 @@ int runMinify(MinifyCliOptions o) {
 
   std::optional<Dump> checkpoint;
   if (o.resume) {
-    checkpoint = loadDumpOrReport(out, &rc, o.keepUnknownOps);
+    checkpoint = loadDumpOrReport(out, &rc, o.load);
     if (!checkpoint) return rc;
     if (producerValue(*checkpoint, "minified_from_hash") != inputHash || !checkpoint->repro || checkpoint->repro->graph != g.name)
       return usageError("--resume: " + out + " is not a checkpoint of graph '" + g.name + "' of " + o.dump + " (pass --force to start over)");
     start.graph = checkpoint->graphs.front().graph;
     start.inputs = checkpoint->inputsFor(g.name) ? *checkpoint->inputsFor(g.name) : std::vector<ExampleInput>{};
-    // Its values move into this run's spill: OUT.bin is rewritten at every checkpoint.
-    minify::ValueSpill spill(spillFile, 0);
-    for (auto& in : start.inputs) {
-      if (!in.file.present()) continue;
-      auto t = materializeInput(in);
-      if (!t.ok()) return reportError(t.error().within(out));
-      auto stored = spill.store(in.name, *t);
-      if (!stored.ok()) return reportError(stored.error());
-      in = std::move(*stored);
-    }
     start.originalNodes = static_cast<size_t>(std::stoull("0" + producerValue(*checkpoint, "minify_start_nodes")));
     start.resumed = true;
   }
+  // The inputs' side-file values move into this run's spill, in the work folder: OUT.bin is
+  // rewritten at every checkpoint, and a script predicate's candidates, written there too, then
+  // name side files only inside their own folder (what `fathom` reads without --trust-paths).
+  if (auto s = spillSideFileInputs(start.inputs, spillFile); !s.ok()) return reportError(s.error().within(start.resumed ? out : o.dump));
 
   minify::OracleContext context{&*dump, g.name, work.string(), backend, !o.inProcess, {o.timeout, static_cast<size_t>(*memory >> 20)},
                                 o.allowNonFinite};
@@ -161,11 +186,8 @@ int runMinify(MinifyCliOptions o) {
     d.repro = ReproSpec{g.name, oracle->predicate, backend->name, {}};
     return d;
   };
-  auto save = [&](const minify::Candidate& c) -> Status {
-    Dump d = repro(c, start.originalNodes);
-    FATHOM_TRY(minify::bundleSpilled(d, spillFile, out));
-    return saveDump(d, out);
-  };
+  // saveDump copies the spilled values the checkpoint uses into OUT.bin, beside it.
+  auto save = [&](const minify::Candidate& c) -> Status { return saveDump(repro(c, start.originalNodes), out); };
 
   const bool live = !o.json && ::isatty(STDERR_FILENO);
   const auto began = std::chrono::steady_clock::now();
@@ -225,7 +247,7 @@ Command addMinifyCommand(CLI::App& parent) {
   app->footer("Exit 0: a minimized repro was written; 1: the input does not fail as asked (and what it did instead); 2: bad usage or "
               "input; 130: interrupted (the best so far is in the output: continue with --resume).");
   app->add_option("REPRO", o->dump, "A repro or a dump (*.fathom.json); it is never modified")->required();
-  addKeepUnknownOpsFlag(app, &o->keepUnknownOps);
+  addDumpLoadFlags(app, &o->load);
   app->add_option("--predicate", o->predicate,
                   std::string("What failing means (default: the repro's): ") + minify::predicateKinds() +
                       ". Without an argument, exception, crash and mismatch keep the original's message, signal and op");
@@ -238,6 +260,9 @@ Command addMinifyCommand(CLI::App& parent) {
   app->add_flag("--allow-nonfinite", o->allowNonFinite, "accuracy: also take candidates whose inputs hold NaN or Inf");
   app->add_option("-o,--output", o->output, "Where the minimized repro goes (default: REPRO.min.fathom.json); written after every improvement");
   app->add_flag("--resume", o->resume, "Continue from the checkpoint in the output file (after Ctrl-C or a kill)");
+  app->add_flag("--trust-repro", o->trustRepro,
+                "Run the repro's own script:CMD predicate (a command from the file); without it such a repro is refused "
+                "unless --predicate names the command");
   app->add_flag("--force", o->force, "Overwrite the output file if it exists");
   app->add_flag("--json", o->json,
                 "Print JSON: {file, graph, predicate, backend, output, start_nodes, end_nodes, queries, cache_hits, verifications "

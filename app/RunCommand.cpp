@@ -36,7 +36,7 @@ namespace {
 
 struct RunOptions {
   std::string dump;
-  bool keepUnknownOps = false;
+  DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
   std::string graph;
   std::string seed;  // parsed here: CLI11 2.1 wraps "-1" into a huge unsigned value
   std::string inputsFile;
@@ -248,7 +248,7 @@ int runGraph(const RunOptions& opts) {
   std::optional<uint64_t> seed;
   if (!parseSeed(opts.seed, &seed)) return usageError("--seed: expected an integer from 0 to 2^64-1, got '" + opts.seed + "'");
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(opts.dump, &rc, opts.keepUnknownOps);
+  auto dump = loadDumpOrReport(opts.dump, &rc, opts.load);
   if (!dump) return rc;
   if (opts.backend == "aot_eager") {
     if (!opts.graph.empty() || !opts.inputsFile.empty()) return usageError("--backend aot_eager runs the whole training step: no --graph or --inputs");
@@ -260,7 +260,7 @@ int runGraph(const RunOptions& opts) {
   const NamedGraph& g = **graph;
   const std::string where = opts.dump + ": graph '" + g.name + "'";
 
-  auto inputs = graphInputs(*dump, g.name, opts.inputsFile, opts.dump);
+  auto inputs = graphInputs(*dump, g.name, opts.inputsFile, opts.dump, opts.load);
   if (!inputs.ok()) return reportError(inputs.error());
   auto tensors = materializeInputs(*inputs, seed);
   if (!tensors.ok()) return reportError(tensors.error().within(where));
@@ -312,7 +312,7 @@ Command addRunCommand(CLI::App& parent) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* app = parent.add_subcommand("run", "Run a graph on real tensors; print each output's layout and checksum");
   app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
-  addKeepUnknownOpsFlag(app, &opts->keepUnknownOps);
+  addDumpLoadFlags(app, &opts->load);
   app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
   app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
   app->add_option("--inputs", opts->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");

@@ -2,7 +2,16 @@
 // unless --graph names another) as text (one line per node, FX style), Graphviz dot source, or
 // JSON. The JSON form is itself a dump holding just that graph, its example inputs and recorded
 // outputs, so `fathom show big.fathom.json --graph backward --json > bw.fathom.json` extracts a
-// graph. Side files are then named by absolute path: the extract can be written anywhere.
+// graph.
+//
+// Side files of the JSON form: printed, it has no folder of its own, and the reader takes side
+// files only inside the folder a dump is read from (unless --trust-paths). So it names them as
+// the dump it came from does, relative to that dump's folder: saved beside it (the usual extract)
+// it loads as is; saved elsewhere, its side files go along, as with any dump. Absolute names, which
+// would load anywhere, are what the rule refuses; inlining the values instead would make large
+// JSON and cannot spell NaN. (A side file outside that folder, only read with --trust-paths,
+// stays absolute and needs --trust-paths again.)
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -14,34 +23,34 @@ namespace {
 
 struct ShowOptions {
   std::string dump;
-  bool keepUnknownOps = false;
+  DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
   std::string graph;
   std::string format = "text";
   bool json = false;
 };
 
 // A dump with only `graph` (and its inputs and recorded outputs), in canonical form.
-std::string singleGraphDump(const Dump& dump, const NamedGraph& graph) {
+std::string singleGraphDump(const Dump& dump, const NamedGraph& graph, const std::string& path) {
   Dump one;
   one.producer = dump.producer;
   one.shapeEnv = dump.shapeEnv;  // its sizes are expressions over these symbols
   one.graphs.push_back(graph);
   if (const auto* inputs = dump.inputsFor(graph.name)) one.inputs.emplace_back(graph.name, *inputs);
   if (const auto* outputs = dump.outputsFor(graph.name)) one.outputs.emplace_back(graph.name, *outputs);
-  rebaseSideFiles(one, std::nullopt);  // printed: it may be saved anywhere
+  rebaseSideFiles(one, std::filesystem::path(path).parent_path().string());  // as the source names them
   return serializeDump(one);
 }
 
 int runShow(const ShowOptions& opts) {
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(opts.dump, &rc, opts.keepUnknownOps);
+  auto dump = loadDumpOrReport(opts.dump, &rc, opts.load);
   if (!dump) return rc;
   auto graph = selectGraph(*dump, opts.graph, opts.dump);
   if (!graph.ok()) return reportError(graph.error());
   const NamedGraph& g = **graph;
   const std::string format = opts.json ? "json" : opts.format;
   if (format == "dot") std::cout << graphToDot(g.graph, g.name);
-  else if (format == "json") std::cout << singleGraphDump(*dump, g);
+  else if (format == "json") std::cout << singleGraphDump(*dump, g, opts.dump);
   else std::cout << printGraph(g.graph);
   return kExitOk;
 }
@@ -52,7 +61,7 @@ Command addShowCommand(CLI::App& parent) {
   auto opts = std::make_shared<ShowOptions>();
   CLI::App* app = parent.add_subcommand("show", "Print a graph as text, Graphviz dot, or JSON");
   app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
-  addKeepUnknownOpsFlag(app, &opts->keepUnknownOps);
+  addDumpLoadFlags(app, &opts->load);
   app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
   app->add_option("--format", opts->format, "text (one line per node), dot (Graphviz) or json (a one-graph dump)")
       ->check(CLI::IsMember({"text", "dot", "json"}))

@@ -25,7 +25,7 @@ constexpr const char* kPrompt = "(fathom) ";
 
 struct StepOptions {
   std::string dump;
-  bool keepUnknownOps = false;
+  DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
   std::string graph;
   std::string inputsFile;
   std::string seed;  // parsed here, as in `run`: CLI11 would wrap "-1" into a huge unsigned value
@@ -37,12 +37,12 @@ int runStep(const StepOptions& opts) {
   std::optional<uint64_t> seed;
   if (!parseSeed(opts.seed, &seed)) return usageError("--seed: expected an integer from 0 to 2^64-1, got '" + opts.seed + "'");
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(opts.dump, &rc, opts.keepUnknownOps);
+  auto dump = loadDumpOrReport(opts.dump, &rc, opts.load);
   if (!dump) return rc;
   auto graph = selectGraph(*dump, opts.graph, opts.dump);
   if (!graph.ok()) return reportError(graph.error());
   const NamedGraph& g = **graph;
-  auto inputs = graphInputs(*dump, g.name, opts.inputsFile, opts.dump);
+  auto inputs = graphInputs(*dump, g.name, opts.inputsFile, opts.dump, opts.load);
   if (!inputs.ok()) return reportError(inputs.error());
   auto reader = LineReader::open(opts.commandsFile);
   if (!reader.ok()) return reportError(reader.error());
@@ -67,7 +67,7 @@ Command addStepCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "step", "Step through a graph node by node, comparing each node's recorded meta with its real value");
   app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
-  addKeepUnknownOpsFlag(app, &opts->keepUnknownOps);
+  addDumpLoadFlags(app, &opts->load);
   app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
   app->add_option("--inputs", opts->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
   app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");

@@ -181,11 +181,15 @@ Result<ExportSummary> writeExport(const Dump& dump, ExportForm form, const std::
   if (form == ExportForm::Dump) {
     auto spec = resolveRepro(dump, options);
     FATHOM_TRY(spec);
-    FATHOM_TRY(checkWritable(path, options));
     Dump out = dump;
     out.repro = *spec;
+    ExportSummary written{*spec, dump.graph(spec->graph)->size(), {path}};
+    // Values in side files outside PATH's folder are copied beside it (saveDump), so whoever
+    // receives the repro loads it without --trust-paths.
+    if (saveCopiesValues(out, path)) written.files.push_back(sideFileOf(path));
+    for (const auto& f : written.files) FATHOM_TRY(checkWritable(f, options));
     FATHOM_TRY(saveDump(out, path));
-    return ExportSummary{*spec, dump.graph(spec->graph)->size(), {path}};
+    return written;
   }
   auto repro = prepareRepro(dump, options);
   FATHOM_TRY(repro);

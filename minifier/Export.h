@@ -1,6 +1,7 @@
 // Export of a repro (DESIGN.md: "a dump plus the failure it must show and the backend that shows
 // it") in the forms a bug is filed in, so a Fathom-found bug can go upstream (`fathom export`):
-//   dump     the dump itself, with its repro section set (side files re-pointed by saveDump)
+//   dump     the dump itself, with its repro section set (saveDump copies values in side files
+//            outside the output's folder into its own side file, OUT.bin, so it loads anywhere)
 //   gtest    a standalone GoogleTest file: the graph rebuilt with GraphBuilder, the inputs with
 //            their values, and a TEST asserting the *correct* behaviour - it fails while the bug
 //            is there and passes once it is fixed (ExportGtest.cpp)

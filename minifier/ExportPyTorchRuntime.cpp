@@ -47,12 +47,22 @@ def from_file(byte_offset, dtype, sizes, strides, offset):
     return strided(flat, dtype, sizes, strides, offset)
 
 
+# The operator functions an FX graph records for arithmetic on sizes and numbers. Not the rest of
+# the module: attrgetter, methodcaller or call would let a graph from someone else reach any
+# Python object (os.system included) through its op names and string arguments.
+OPERATORS = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "neg", "pos", "abs", "eq", "ne", "lt",
+             "le", "gt", "ge", "and_", "or_", "xor", "not_", "invert", "lshift", "rshift", "getitem"}
+
+
 def resolve(name):
-    """The callable for a Fathom op name: torch.ops.NS.OP.OVERLOAD, operator.F, or getitem."""
+    """The callable for a Fathom op name: torch.ops.NS.OP.OVERLOAD (an operator, nothing else
+    reachable from torch.ops), operator.F for the arithmetic F above, or getitem."""
     if name == "getitem":
         return operator.getitem
     namespace, _, rest = name.partition(".")
     if namespace == "operator":
+        if rest not in OPERATORS:
+            raise SetupError(f"{name} is not an operator this script calls (only {', '.join(sorted(OPERATORS))})")
         return getattr(operator, rest)
     packet_name, _, overload = rest.rpartition(".")
     try:
@@ -62,7 +72,12 @@ def resolve(name):
     # aten.sym_size is .default in torch 1.13 and .int in 2.x: either spelling finds it.
     for candidate in (overload, {"default": "int", "int": "default"}.get(overload)):
         if candidate and hasattr(packet, candidate):
-            return getattr(packet, candidate)
+            found = getattr(packet, candidate)
+            # Only attributes are read on the way (no call), and only an operator is called: not
+            # torch.ops.load_library or another object a crafted name reaches.
+            if not isinstance(found, torch._ops.OpOverload):
+                raise SetupError(f"{name} is not an op of torch {torch.__version__}")
+            return found
     raise SetupError(f"torch {torch.__version__} has no overload {name}")
 
 

@@ -257,7 +257,7 @@ Verdict runInPyTorch(const Dump& candidate, const std::string& graph, const std:
   const int code = runQuietly({"/usr/bin/python3", script, "--check", kind}, output, &why);
   auto text = readFile(output);
   std::error_code ec;
-  for (const auto& f : {script, output, script.substr(0, script.size() - 3) + ".bin"}) std::filesystem::remove(f, ec);
+  for (const auto& f : {script, output, sideFilePath(script)}) std::filesystem::remove(f, ec);
   if (code < 0) return {false, why};
   std::string line = text.ok() ? *text : "";
   if (const auto at = line.find("FATHOM-REPRO: "); at != std::string::npos) line = line.substr(at);
@@ -416,7 +416,7 @@ Result<PreparedOracle> makeOracle(const PredicateSpec& spec, const Graph& graph,
     if (auto s = saveDump(candidateDump(c, *dump, name), path); !s.ok()) return Verdict{false, "could not write the candidate: " + s.error().str()};
     Verdict v = runScript(command, path);
     std::error_code ec;
-    std::filesystem::remove(path, ec);
+    for (const auto& f : {path, sideFileOf(path)}) std::filesystem::remove(f, ec);
     return v;
   });
   return PreparedOracle{std::move(o), "script:" + spec.arg};

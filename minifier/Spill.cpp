@@ -2,28 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <map>
 
 namespace fathom::minify {
-std::string dumpStem(const std::string& path) {
-  const std::string suffix = ".fathom.json";
-  if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return path.substr(0, path.size() - suffix.size());
-  return path;
-}
-
-namespace {
-
-// OUT.fathom.json -> OUT.bin (as the PyTorch exporter names its side files).
-std::string sideFileOf(const std::string& outPath) { return dumpStem(outPath) + ".bin"; }
-
-size_t byteSize(const ExampleInput& in) {
-  int64_t n = 1;
-  for (const auto& s : in.meta.sizes) n *= s.hint();
-  return static_cast<size_t>(n) * elementSize(in.meta.dtype);
-}
-
-}  // namespace
 
 Status appendValues(const Tensor& t, const std::string& path) {
   auto c = t.contiguous();
@@ -32,6 +12,12 @@ Status appendValues(const Tensor& t, const std::string& path) {
   f.write(static_cast<const char*>(c->data()), static_cast<std::streamsize>(static_cast<size_t>(c->numel()) * elementSize(c->dtype())));
   if (!f) return invalidInput("cannot write values to '" + path + "'");
   return {};
+}
+
+ValueSpill::ValueSpill(std::string path, size_t minBytes) : path_(std::move(path)), minBytes_(minBytes) {
+  std::error_code ec;
+  if (!path_.empty() && std::filesystem::exists(path_, ec)) size_ = std::filesystem::file_size(path_, ec);
+  if (ec) size_ = 0;
 }
 
 Result<ExampleInput> ValueSpill::store(const std::string& name, const Tensor& t) {
@@ -48,32 +34,6 @@ Result<ExampleInput> ValueSpill::store(const std::string& name, const Tensor& t)
   in.file = DataFile{path_, path_, size_};
   size_ += bytes;
   return in;
-}
-
-Status bundleSpilled(Dump& dump, const std::string& spillPath, const std::string& outPath) {
-  std::error_code ec;
-  const auto spill = std::filesystem::weakly_canonical(spillPath, ec);
-  std::string bytes;
-  std::ifstream from(spillPath, std::ios::binary);
-  const std::string side = sideFileOf(outPath);
-  std::map<uint64_t, uint64_t> copied;  // spill offset -> offset in the side file
-  for (auto& [graph, inputs] : dump.inputs) {
-    for (auto& in : inputs) {
-      if (!in.file.present() || std::filesystem::weakly_canonical(in.file.path, ec) != spill) continue;
-      auto [it, fresh] = copied.emplace(in.file.offset, bytes.size());
-      if (fresh) {
-        std::string chunk(byteSize(in), '\0');
-        from.clear();
-        from.seekg(static_cast<std::streamoff>(in.file.offset));
-        from.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-        if (static_cast<size_t>(from.gcount()) != chunk.size()) return internalError("the spill file '" + spillPath + "' is short");
-        bytes += chunk;
-      }
-      in.file = DataFile{side, side, it->second};
-    }
-  }
-  if (copied.empty()) return {};
-  return writeFileAtomically(side, bytes);
 }
 
 }  // namespace fathom::minify

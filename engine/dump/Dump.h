@@ -88,23 +88,36 @@ struct DumpReadOptions {
   // Ops this build does not know become opaque nodes (Node::opaque) instead of an error, so a
   // graph from a newer torch or with custom ops still loads, checks and minifies.
   bool keepUnknownOps = false;
+  // Side files may be named by any path: absolute, with "..", or through a link that leads out of
+  // the dump's folder. Off by default, so a dump from someone else cannot make Fathom read
+  // /etc/passwd or ~/.ssh as tensor data; dumps Fathom and the PyTorch exporter write name
+  // theirs inside their folder. (`--trust-paths` on the command line.)
+  bool trustPaths = false;
 };
 
 Result<Dump> loadDump(const std::string& path, const DumpReadOptions& options = {});
 // `label` names the text in errors (usually the file path); side files are found next to it.
 Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpReadOptions& options = {});
 std::string serializeDump(const Dump& dump);
-// Writes atomically (temporary file, then rename), so a crash never leaves half a dump. Side-file
-// references are re-pointed from `path`'s folder (rebaseSideFiles), so a dump saved elsewhere
-// than it was read from still finds its values.
+// Writes atomically (temporary file, then rename), so a crash never leaves half a dump. The dump
+// it writes loads without trustPaths: a side file inside `path`'s folder (links followed) is named
+// relative to it; the values of any other - elsewhere, or the side file this save rewrites - are
+// copied into sideFileOf(path), beside the dump, which is written first.
 Status saveDump(const Dump& dump, const std::string& path);
-// Side-file names for a dump that will be read from `folder`: relative to it, or absolute when
-// there is no folder (a dump printed to stdout, whose place is unknown).
-void rebaseSideFiles(Dump& dump, const std::optional<std::string>& folder);
+// The side file saveDump writes for a dump at `path`: OUT.fathom.json -> OUT.bin, else PATH.bin.
+std::string sideFileOf(const std::string& dumpPath);
+// Whether saveDump(dump, path) writes sideFileOf(path) (so a caller can refuse to overwrite it).
+bool saveCopiesValues(const Dump& dump, const std::string& path);
+// A dump path without its ".fathom.json" (the whole path when it has none): the stem its side
+// file (STEM.bin) and a minified copy (STEM.min.fathom.json) are named from.
+std::string dumpStem(const std::string& path);
+// Side-file names for a dump that will be read from `folder`: relative to it for a file inside it
+// (links followed), absolute for any other (which only --trust-paths reads back).
+void rebaseSideFiles(Dump& dump, const std::string& folder);
 
 // Inputs files (`fathom run --inputs FILE`): {"format": "fathom-inputs", "version": 1,
-// "inputs": [ExampleInput, ...]}.
-Result<std::vector<ExampleInput>> loadInputsFile(const std::string& path);
+// "inputs": [ExampleInput, ...]}. Their side files follow the dump's rule (trustPaths).
+Result<std::vector<ExampleInput>> loadInputsFile(const std::string& path, const DumpReadOptions& options = {});
 std::string serializeInputs(const std::vector<ExampleInput>& inputs);
 
 // Reads a whole file; an error names the file and the system's reason.

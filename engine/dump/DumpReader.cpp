@@ -98,6 +98,7 @@ void checkOutputsMatch(const Graph& g, const std::vector<std::optional<ExampleIn
 
 // `label`'s folder: where side files named in the dump are looked for.
 std::string folderOf(const std::string& label) { return std::filesystem::path(label).parent_path().string(); }
+SideFileRoot sideFileRoot(const std::string& label, const DumpReadOptions& options) { return {folderOf(label), options.trustPaths}; }
 
 ReproSpec readRepro(const json& j, const Ptr& ptr, const Dump& dump) {
   requireObject(j, ptr);
@@ -116,7 +117,7 @@ ReproSpec readRepro(const json& j, const Ptr& ptr, const Dump& dump) {
   return r;
 }
 
-Dump readDocument(const json& doc, const GraphReader& readGraphAt, const std::string& baseDir) {
+Dump readDocument(const json& doc, const GraphReader& readGraphAt, const SideFileRoot& sideFiles) {
   requireObject(doc, "");
   onlyKeys(doc, "", {"format", "version", "producer", "shape_env", "graphs", "inputs", "outputs", "partition", "repro"});
   const std::string& format = requireString(requireKey(doc, "", "format"), "/format");
@@ -146,7 +147,7 @@ Dump readDocument(const json& doc, const GraphReader& readGraphAt, const std::st
       const Ptr p = child(inputsPtr, kv.key());
       const Graph* g = dump.graph(kv.key());
       if (!g) fail(p, "inputs for graph '" + kv.key() + "', which the dump does not have");
-      auto inputs = readInputList(kv.value(), p, baseDir);
+      auto inputs = readInputList(kv.value(), p, sideFiles);
       checkInputsMatch(*g, inputs, p);
       dump.inputs.emplace_back(kv.key(), std::move(inputs));
     }
@@ -157,7 +158,7 @@ Dump readDocument(const json& doc, const GraphReader& readGraphAt, const std::st
       const Ptr p = child(outputsPtr, kv.key());
       const Graph* g = dump.graph(kv.key());
       if (!g) fail(p, "recorded outputs for graph '" + kv.key() + "', which the dump does not have");
-      auto outputs = readOutputList(kv.value(), p, baseDir);
+      auto outputs = readOutputList(kv.value(), p, sideFiles);
       checkOutputsMatch(*g, outputs, p);
       dump.outputs.emplace_back(kv.key(), std::move(outputs));
     }
@@ -204,14 +205,14 @@ Result<json> parseJson(std::string_view text, const std::string& label, const Du
 }
 
 // The streaming path: the graphs were read while parsing; only their verify() is left.
-std::optional<Dump> readStreamed(StreamedDump& streamed, const std::string& baseDir) {
+std::optional<Dump> readStreamed(StreamedDump& streamed, const SideFileRoot& sideFiles) {
   try {
     return readDocument(streamed.skeleton, [&](const json& j, const Ptr& ptr, const std::string& name) {
       requireNodes(j, ptr);
       Graph* g = streamed.graph(name);
       if (!g || !g->verify().ok()) fail(ptr, "left to the DOM reader");
       return std::move(*g);
-    }, baseDir);
+    }, sideFiles);
   } catch (const ReadError&) {
     return std::nullopt;  // the DOM reader finds and reports the first problem
   }
@@ -227,7 +228,7 @@ Result<Dump> parseDump(std::string_view text, const std::string& label, const Du
   const bool symbolic = text.find("\"shape_env\"") != std::string_view::npos ||
                         text.find("\"partition\"") != std::string_view::npos;
   if (auto streamed = symbolic ? std::nullopt : dumpread::streamDump(text)) {
-    if (auto dump = readStreamed(*streamed, folderOf(label))) return std::move(*dump);
+    if (auto dump = readStreamed(*streamed, sideFileRoot(label, options))) return std::move(*dump);
   }
   return dumpread::parseDumpDomOnly(text, label, options);
 }
@@ -238,7 +239,7 @@ Result<Dump> dumpread::parseDumpDomOnly(std::string_view text, const std::string
   try {
     return readDocument(*doc, [&](const json& j, const Ptr& ptr, const std::string&) {
       return readGraph(j, ptr, options.keepUnknownOps);
-    }, folderOf(label));
+    }, sideFileRoot(label, options));
   } catch (const ReadError& e) {
     return invalidInput(sanitizeForTerminal(e.message), label + ": " + (e.pointer.empty() ? "/" : sanitizeForTerminal(e.pointer)));
   }
@@ -250,10 +251,10 @@ Result<Dump> loadDump(const std::string& path, const DumpReadOptions& options) {
   return parseDump(*text, path, options);
 }
 
-Result<std::vector<ExampleInput>> loadInputsFile(const std::string& path) {
+Result<std::vector<ExampleInput>> loadInputsFile(const std::string& path, const DumpReadOptions& options) {
   auto text = readFile(path);
   FATHOM_TRY(text);
-  auto doc = parseJson(*text, path, DumpReadOptions{});
+  auto doc = parseJson(*text, path, options);
   FATHOM_TRY(doc);
   try {
     requireObject(*doc, "");
@@ -261,7 +262,7 @@ Result<std::vector<ExampleInput>> loadInputsFile(const std::string& path) {
     const std::string& format = requireString(requireKey(*doc, "", "format"), "/format");
     if (format != "fathom-inputs") fail("/format", "expected \"fathom-inputs\" but found \"" + format + "\"");
     if (readInt(requireKey(*doc, "", "version"), "/version") != 1) fail("/version", "unsupported version");
-    return readInputList(requireKey(*doc, "", "inputs"), "/inputs", folderOf(path));
+    return readInputList(requireKey(*doc, "", "inputs"), "/inputs", sideFileRoot(path, options));
   } catch (const ReadError& e) {
     return invalidInput(sanitizeForTerminal(e.message), path + ": " + (e.pointer.empty() ? "/" : sanitizeForTerminal(e.pointer)));
   }

@@ -4,6 +4,7 @@
 #include "engine/dump/DumpValueReader.h"
 
 #include "engine/dump/ShapeEnvJson.h"
+#include "engine/dump/SideFiles.h"
 
 #include <cmath>
 #include <filesystem>
@@ -248,15 +249,18 @@ void readMeta(const json& j, const Ptr& ptr, Node& n) {
   if (auto it = j.find("stage"); it != j.end()) n.stage = requireString(*it, child(ptr, "stage"));
 }
 
-// The side file's name, resolved against the dump's folder, checked to exist and to hold the
-// bytes `in` needs (so a missing or truncated file is a load error naming it, not a run error).
-DataFile readDataFile(const json& j, const Ptr& ptr, const std::string& baseDir, const ExampleInput& in) {
+// The side file's name, resolved against the dump's folder, checked to stay inside it (unless
+// trusted: a dump from someone else must not read files of ours), to exist and to hold the bytes
+// `in` needs (so a missing or truncated file is a load error naming it, not a run error).
+DataFile readDataFile(const json& j, const Ptr& ptr, const SideFileRoot& root, const ExampleInput& in) {
   DataFile f;
   const Ptr fp = child(ptr, "file");
   f.name = requireString(j["file"], fp);
   if (f.name.empty()) fail(fp, "the side file's name is empty");
+  if (!root.trustPaths)
+    if (std::string outside = sideFileOutside(f.name, root.folder); !outside.empty()) fail(fp, std::move(outside));
   const std::filesystem::path name(f.name);
-  f.path = name.is_absolute() || baseDir.empty() ? f.name : (std::filesystem::path(baseDir) / name).string();
+  f.path = name.is_absolute() || root.folder.empty() ? f.name : (std::filesystem::path(root.folder) / name).string();
   if (auto it = j.find("file_offset"); it != j.end()) {
     const Ptr op = child(ptr, "file_offset");
     if (!it->is_number_unsigned() && !(it->is_number_integer() && it->get<int64_t>() >= 0))
@@ -276,7 +280,7 @@ DataFile readDataFile(const json& j, const Ptr& ptr, const std::string& baseDir,
   return f;
 }
 
-ExampleInput readExampleInput(const json& j, const Ptr& ptr, const std::string& baseDir, bool recorded) {
+ExampleInput readExampleInput(const json& j, const Ptr& ptr, const SideFileRoot& root, bool recorded) {
   ExampleInput in;
   in.meta = readTensorMeta(j, ptr, {"name", "dtype", "sizes", "strides", "offset", "device", "requires_grad", "seed", "range", "data", "file", "file_offset"});
   in.name = requireString(requireKey(j, ptr, "name"), child(ptr, "name"));
@@ -288,7 +292,7 @@ ExampleInput readExampleInput(const json& j, const Ptr& ptr, const std::string& 
     fail(ptr, recorded ? "a recorded output has exactly one of 'data' or 'file'"
                        : "an example input has exactly one of 'seed', 'data' or 'file'");
   if (j.contains("file_offset") && !hasFile) fail(child(ptr, "file_offset"), "file_offset without 'file'");
-  if (hasFile) in.file = readDataFile(j, ptr, baseDir, in);
+  if (hasFile) in.file = readDataFile(j, ptr, root, in);
   if (hasSeed) {
     const json& s = j["seed"];
     if (!s.is_number_unsigned() && !(s.is_number_integer() && s.get<int64_t>() >= 0))
@@ -360,19 +364,19 @@ Node readNode(const json& jn, const Ptr& p, const NameIndex& names, bool keepUnk
   return n;
 }
 
-std::vector<ExampleInput> readInputList(const json& j, const Ptr& ptr, const std::string& baseDir) {
+std::vector<ExampleInput> readInputList(const json& j, const Ptr& ptr, const SideFileRoot& root) {
   requireArray(j, ptr);
   std::vector<ExampleInput> out;
-  for (size_t i = 0; i < j.size(); ++i) out.push_back(readExampleInput(j[i], child(ptr, i), baseDir, false));
+  for (size_t i = 0; i < j.size(); ++i) out.push_back(readExampleInput(j[i], child(ptr, i), root, false));
   return out;
 }
 
-std::vector<std::optional<ExampleInput>> readOutputList(const json& j, const Ptr& ptr, const std::string& baseDir) {
+std::vector<std::optional<ExampleInput>> readOutputList(const json& j, const Ptr& ptr, const SideFileRoot& root) {
   requireArray(j, ptr);
   std::vector<std::optional<ExampleInput>> out;
   for (size_t i = 0; i < j.size(); ++i) {
     if (j[i].is_null()) out.emplace_back();
-    else out.push_back(readExampleInput(j[i], child(ptr, i), baseDir, true));
+    else out.push_back(readExampleInput(j[i], child(ptr, i), root, true));
   }
   return out;
 }

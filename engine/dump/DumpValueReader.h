@@ -74,10 +74,16 @@ const std::string& readNodeName(const json& node, const Ptr& ptr);
 // An unknown op is an error unless `keepUnknownOps`, which makes the node opaque.
 Node readNode(const json& node, const Ptr& ptr, const NameIndex& names, bool keepUnknownOps = false);
 
-// Example inputs; a side file named in one is looked up in `baseDir` (the dump's folder) and
-// must hold the bytes the input needs.
-std::vector<ExampleInput> readInputList(const json& j, const Ptr& ptr, const std::string& baseDir = "");
+// Where the side files of the values being read are looked up, and whether they may be anywhere.
+struct SideFileRoot {
+  std::string folder;       // the dump's folder ("" is the current one)
+  bool trustPaths = false;  // DumpReadOptions::trustPaths: else they must be inside `folder`
+};
+
+// Example inputs; a side file named in one is looked up in root.folder, must be inside it (unless
+// root.trustPaths; SideFiles.h) and must hold the bytes the input needs.
+std::vector<ExampleInput> readInputList(const json& j, const Ptr& ptr, const SideFileRoot& root = {});
 // Recorded outputs: like inputs, with values (inline or in a side file, never a seed), or null.
-std::vector<std::optional<ExampleInput>> readOutputList(const json& j, const Ptr& ptr, const std::string& baseDir);
+std::vector<std::optional<ExampleInput>> readOutputList(const json& j, const Ptr& ptr, const SideFileRoot& root);
 
 }  // namespace fathom::dumpread

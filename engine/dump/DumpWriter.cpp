@@ -1,10 +1,9 @@
 // Writes dumps in canonical form: fixed key order, one node per line (diffable, compact), and
 // values tagged exactly as DumpReader expects, so reading a written dump and writing it again
-// reproduces the same bytes.
+// reproduces the same bytes. Saving one with its side files is SideFiles.cpp's.
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <filesystem>
 
 #include "engine/dump/Dump.h"
 #include "engine/dump/PartitionJson.h"
@@ -176,44 +175,6 @@ std::string serializeDump(const Dump& dump) {
   }
   out += "\n}\n";
   return out;
-}
-
-namespace {
-
-// Every side-file reference of the dump's inputs and recorded outputs (DumpT: Dump or const Dump).
-template <class DumpT, class Fn>
-void forEachDataFile(DumpT& dump, Fn&& fn) {
-  for (auto& [graph, inputs] : dump.inputs)
-    for (auto& in : inputs)
-      if (in.file.present()) fn(in.file);
-  for (auto& [graph, outputs] : dump.outputs)
-    for (auto& out : outputs)
-      if (out && out->file.present()) fn(out->file);
-}
-
-bool hasSideFiles(const Dump& dump) {
-  bool any = false;
-  forEachDataFile(dump, [&](const DataFile&) { any = true; });
-  return any;
-}
-
-}  // namespace
-
-void rebaseSideFiles(Dump& dump, const std::optional<std::string>& folder) {
-  namespace fs = std::filesystem;
-  const fs::path from = folder ? fs::absolute(folder->empty() ? fs::path(".") : fs::path(*folder)).lexically_normal() : fs::path();
-  forEachDataFile(dump, [&](DataFile& f) {
-    const fs::path target = fs::absolute(f.path).lexically_normal();
-    const fs::path relative = folder ? target.lexically_relative(from) : fs::path();
-    f.name = relative.empty() ? target.string() : relative.string();
-  });
-}
-
-Status saveDump(const Dump& dump, const std::string& path) {
-  if (!hasSideFiles(dump)) return writeFileAtomically(path, serializeDump(dump));
-  Dump moved = dump;
-  rebaseSideFiles(moved, std::filesystem::path(path).parent_path().string());
-  return writeFileAtomically(path, serializeDump(moved));
 }
 
 std::string serializeInputs(const std::vector<ExampleInput>& inputs) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The `fathom` CLI on good input and on bad usage: what each subcommand prints (text and --json
 # keys), known checksums of the hand-written dumps in tests/data/, and the exit codes of the
-# contract (0 ok, 2 bad usage or input with one stderr line). Every good dump - tests/data/*.fathom.json
+# contract (0 ok, 2 bad usage or input with one stderr line); side files outside a dump's folder
+# are read only with --trust-paths. Every good dump - tests/data/*.fathom.json
 # and, once they exist, samples/*.fathom.json - must pass info, show (all formats) and run.
 #   usage: cli_test.sh FATHOM_BINARY SOURCE_ROOT
 set -u
@@ -10,6 +11,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" cli_test "$@"
 # --- every good dump: info, show in each format, run -------------------------------------------
 dumps=(tests/data/*.fathom.json)
 for f in samples/*.fathom.json; do [ -f "$f" ] && dumps+=("$f"); done
+mkdir "$T/show" && cp tests/data/*.fathom.bin "$T/show/"
 for f in "${dumps[@]}"; do
   ok info "$f" && grep -q "graph '" "$T/out" || fail "info $f: no graph line"
   if ok info "$f" --json; then
@@ -27,10 +29,11 @@ for f in "${dumps[@]}"; do
     ok show "$f" --graph "$g" && [ "$(wc -l <"$T/out")" -eq "$nodes" ] || fail "show $f --graph $g: expected $nodes lines"
     ok show "$f" --graph "$g" --format dot && head -n 1 "$T/out" | grep -q '^digraph' && tail -n 1 "$T/out" | grep -q '^}$' \
       || fail "show --format dot $f --graph $g: not a digraph"
-    # The JSON form is a one-graph dump: it loads again, with the same node count.
-    ok show "$f" --graph "$g" --format json && cp "$T/out" "$T/one.fathom.json"
-    ok show "$f" --graph "$g" --json && cmp -s "$T/out" "$T/one.fathom.json" || fail "show --json differs from --format json"
-    ok info "$T/one.fathom.json" --json && expect_jq ".graphs | length == 1 and .[\"$g\"].nodes == $nodes" "$T/out" \
+    # The JSON form is a one-graph dump: it loads again, with the same node count. It names side
+    # files as its source does, so saved elsewhere they go along (copied into $T/show).
+    ok show "$f" --graph "$g" --format json && cp "$T/out" "$T/show/one.fathom.json"
+    ok show "$f" --graph "$g" --json && cmp -s "$T/out" "$T/show/one.fathom.json" || fail "show --json differs from --format json"
+    ok info "$T/show/one.fathom.json" --json && expect_jq ".graphs | length == 1 and .[\"$g\"].nodes == $nodes" "$T/out" \
       "show --json $f --graph $g does not load back as a one-graph dump"
     ok run "$f" --graph "$g" --json && expect_jq \
       "(.graph == \"$g\") and (.seconds | type == \"number\") and (.outputs | length > 0) and
@@ -181,6 +184,40 @@ ok run "$TL" && grep -q "all 2 recorded outputs match PyTorch's" "$T/out" || fai
 # A copy without its side file: refused at load, naming the missing file.
 cp "$TM" "$T/alone.fathom.json"
 usage_error "side file '$T/torch-mlp-aot.fathom.bin' does not exist" info "$T/alone.fathom.json"
+# Side files only inside the dump's folder, unless --trust-paths: an absolute name, a '..' or a
+# link out is refused by every command that loads a dump, and by `--inputs FILE`.
+jq '.inputs.forward[0] |= (del(.data) + {"file": "/etc/passwd"})' "$P" >"$T/passwd.fathom.json"
+want="fathom: $T/passwd.fathom.json: /inputs/forward/0/file: side file '/etc/passwd' is outside the dump's folder; pass --trust-paths if you trust this dump"
+for sub in info show run check step guards minify export; do
+  extra=()
+  case $sub in
+    minify) extra=(--predicate crash -o "$T/passwd.min.fathom.json") ;;
+    export) extra=(--as dump -o "$T/passwd.exp.fathom.json") ;;
+    step) extra=(--commands /dev/null) ;;
+  esac
+  usage_error "$want" "$sub" "$T/passwd.fathom.json" "${extra[@]}"
+  checks=$((checks + 1)); [ "$(cat "$T/err")" = "$want" ] || fail "$sub of a dump naming /etc/passwd: got '$(cat "$T/err")'"
+  "$FATHOM" "$sub" --help | grep -q -- "--trust-paths" || fail "$sub --help: no --trust-paths"
+done
+ok info "$T/passwd.fathom.json" --trust-paths
+ok show "$T/passwd.fathom.json" --trust-paths --json && expect_jq '.inputs.forward[0].file == "/etc/passwd"' "$T/out" \
+  "show --json --trust-paths: a trusted absolute name stays absolute"
+mkdir -p "$T/up/sub" && head -c 24 /dev/zero >"$T/up/vals.bin"
+jq '.inputs.forward[0] |= (del(.data) + {"file": "../vals.bin"})' "$P" >"$T/up/sub/up.fathom.json"
+usage_error "$T/up/sub/up.fathom.json: /inputs/forward/0/file: side file '../vals.bin' is outside the dump's folder; pass --trust-paths" \
+  run "$T/up/sub/up.fathom.json"
+ok run "$T/up/sub/up.fathom.json" --trust-paths
+ln -s ../vals.bin "$T/up/sub/link.bin"
+jq '.inputs.forward[0].file = "link.bin"' "$T/up/sub/up.fathom.json" >"$T/up/sub/link.fathom.json"
+usage_error "side file 'link.bin' leads outside the dump's folder (to '$(readlink -f "$T/up/vals.bin")'); pass --trust-paths" info "$T/up/sub/link.fathom.json"
+ok info "$T/up/sub/link.fathom.json" --trust-paths
+jq '.inputs[0] |= (del(.data) + {"file": "/etc/passwd"})' tests/data/passthrough.inputs.json >"$T/passwd.inputs.json"
+usage_error "$T/passwd.inputs.json: /inputs/0/file: side file '/etc/passwd' is outside the dump's folder; pass --trust-paths" \
+  run "$P" --inputs "$T/passwd.inputs.json"
+ok run "$P" --inputs "$T/passwd.inputs.json" --trust-paths
+# show --json names side files as its source does (relative to the source's folder).
+ok show "$TM" --json && expect_jq '[.inputs[][] | select(has("file")) | .file] | length > 0 and all(. == "torch-mlp-aot.fathom.bin")' "$T/out" \
+  "show --json: side files relative to the source dump's folder"
 # Unknown ops: refused by name, or kept as opaque nodes on request.
 jq '.graphs.forward.nodes |= map(if .name == "relu" then .op = "mylib.fused_relu.default" else . end)' samples/mlp.fathom.json >"$T/custom.json"
 usage_error "unknown op 'mylib.fused_relu.default'; --keep-unknown-ops loads it" info "$T/custom.json"

@@ -45,6 +45,19 @@ ok export "$T/d.fathom.json" --as dump -o "$T/d2.fathom.json"
 checks=$((checks + 1))
 cmp -s "$T/d.fathom.json" "$T/d2.fathom.json" || fail "export --as dump of an exported dump changed it"
 ok run "$T/d2.fathom.json"
+# Exported into another folder, a dump gets its own copy of its side-file values (OUT.bin), so
+# whoever receives it loads it without --trust-paths; an existing side file needs --force.
+TM=tests/data/torch-mlp-aot.fathom.json
+mkdir "$T/filed"
+ok export "$TM" --as dump -o "$T/filed/t.fathom.json" --json &&
+  expect_jq '.side_file == "'"$T"'/filed/t.bin"' "$T/out" "export --as dump elsewhere: the side file it wrote"
+expect_jq '[.inputs[][], .outputs[][] | objects | select(has("file")) | .file] | length > 0 and all(. == "t.bin")' "$T/filed/t.fathom.json" \
+  "export --as dump elsewhere: side files named beside it"
+ok run "$T/filed/t.fathom.json" --graph backward && grep -q "recorded outputs match PyTorch's" "$T/out" ||
+  fail "export --as dump elsewhere: the copied values are PyTorch's"
+touch "$T/filed/t2.bin"
+usage_error "$T/filed/t2.bin: already exists; pass --force" export "$TM" --as dump -o "$T/filed/t2.fathom.json"
+ok export "$TM" --as dump -o "$T/filed/t2.fathom.json" --force
 
 # A sample with a repro section (crash under faulty-crash), made here; its 256x784 weight is over
 # the inline limit, so it goes to PATH.bin.
@@ -78,6 +91,28 @@ if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
   ok export "$T/bad-view.fathom.json" --as pytorch --predicate exception -o "$T/bad_view.py"
   expect 1 /usr/bin/python3 "$T/bad_view.py" && contains "$T/out" "FATHOM-REPRO: exception: %view = aten.view.default: RuntimeError: shape '[21]' is invalid"
   expect 0 /usr/bin/python3 "$T/bad_view.py" --match 'no such message'
+  # A graph from someone else cannot reach Python through its op names (issue 18): opaque nodes
+  # calling operator.attrgetter / operator.call up to os.system, or a name leading to
+  # torch.ops.load_library, are a setup problem (exit 2), and the command never runs.
+  cat >"$T/escape.fathom.json" <<JSON
+{"format": "fathom-dump", "version": 1, "graphs": {"forward": {"nodes": [
+ {"name": "x", "kind": "placeholder", "meta": {"val": {"dtype": "float32", "sizes": [2]}}},
+ {"name": "a", "kind": "call", "op": "operator.attrgetter", "args": ["__class__.__repr__.__globals__"]},
+ {"name": "b", "kind": "call", "op": "operator.call", "args": [{"node": "a"}, {"node": "x"}]},
+ {"name": "c", "kind": "call", "op": "operator.getitem", "args": [{"node": "b"}, "torch"]},
+ {"name": "d", "kind": "call", "op": "operator.attrgetter", "args": ["os.system"]},
+ {"name": "e", "kind": "call", "op": "operator.call", "args": [{"node": "d"}, {"node": "c"}]},
+ {"name": "f", "kind": "call", "op": "operator.call", "args": [{"node": "e"}, "touch $T/escaped"]},
+ {"name": "output", "kind": "output", "args": [[{"node": "x"}, {"node": "f"}]]}]}},
+ "inputs": {"forward": [{"name": "x", "dtype": "float32", "sizes": [2], "data": [1, 2]}]}}
+JSON
+  ok export "$T/escape.fathom.json" --keep-unknown-ops --as pytorch -o "$T/escape.py"
+  expect 2 /usr/bin/python3 "$T/escape.py" && contains "$T/err" "operator.attrgetter is not an operator this script calls"
+  jq '.graphs.forward.nodes[1] = {"name": "a", "kind": "call", "op": "load_library.__call__.__call__", "args": ["x.so"]}' \
+    "$T/escape.fathom.json" >"$T/escape2.fathom.json"
+  ok export "$T/escape2.fathom.json" --keep-unknown-ops --as pytorch -o "$T/escape2.py"
+  expect 2 /usr/bin/python3 "$T/escape2.py" && contains "$T/err" "load_library.__call__.__call__ is not an op of torch"
+  checks=$((checks + 1)); [ -e "$T/escaped" ] && fail "an exported script ran a command named in the graph"
 else
   echo "export_test: skipped running the PyTorch scripts: /usr/bin/python3 cannot import torch (apt-get install python3-torch)"
 fi

@@ -4,7 +4,8 @@
 # by running the result again - with the faulty backends (minifier/Backends.h) as the bugs; the
 # result is a repro that `fathom minify` takes back with its own predicate; -j 2 finds what -j 1
 # finds; Ctrl-C stops with the best so far (exit 130) and --resume continues after a kill; the
-# input is never modified; exit 1 when the input does not fail, 2 for bad usage.
+# input is never modified; a repro's own script:CMD runs only when named (--predicate) or trusted
+# (--trust-repro); exit 1 when the input does not fail, 2 for bad usage.
 #   usage: minify_test.sh FATHOM_BINARY SOURCE_ROOT
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" minify_test "$@"
@@ -149,6 +150,38 @@ mkdir -p "$T/elsewhere"
 ok minify tests/data/torch-mlp-aot.fathom.json --predicate "script:$T/has-ln.sh" -o "$T/elsewhere/ln.fathom.json" --json &&
   expect_jq '.end_nodes < .start_nodes' "$T/out" "minify a PyTorch export with a side file"
 ok run "$T/elsewhere/ln.fathom.json" && grep -q "output 0: " "$T/out" || fail "the minified export runs where it was written"
+# A result that keeps the side-file input: its values are copied beside it (w.bin), so it loads
+# without --trust-paths; the candidates the script loads do too (they are in the work folder).
+cat >"$T/has-w.sh" <<PRED
+#!/bin/bash
+"$FATHOM" info "\${@: -1}" >/dev/null || exit 2
+jq -e '[.inputs[][] | select(.name == "primals_1" and has("file"))] | length > 0' "\${@: -1}" >/dev/null
+PRED
+chmod +x "$T/has-w.sh"
+ok minify tests/data/torch-mlp-aot.fathom.json --predicate "script:$T/has-w.sh" -o "$T/elsewhere/w.fathom.json" --json &&
+  expect_jq '.end_nodes < .start_nodes' "$T/out" "minify keeping a side-file input"
+expect_jq '[.inputs[][] | select(has("file")) | .file] | length > 0 and all(. == "w.bin")' "$T/elsewhere/w.fathom.json" \
+  "minify -o elsewhere: side files copied beside the output"
+ok run "$T/elsewhere/w.fathom.json" && grep -q "output 0: " "$T/out" || fail "the minified result with a side file loads and runs"
+
+# --- a repro's script predicate is a command from a file: it runs only when named or trusted ---------
+jq --arg cmd "script:/bin/touch $T/x" '.repro = {"graph": "forward", "predicate": $cmd, "backend": "eager"}' $MLP >"$T/evil.fathom.json"
+want="fathom: $T/evil.fathom.json: /repro/predicate: the repro's predicate would run the command '/bin/touch $T/x'; name it yourself with --predicate 'script:/bin/touch $T/x' or pass --trust-repro to run it"
+usage_error "$want" minify "$T/evil.fathom.json" -o "$T/evil.min.fathom.json"
+checks=$((checks + 1)); [ "$(cat "$T/err")" = "$want" ] || fail "untrusted script predicate: got '$(cat "$T/err")'"
+usage_error "would run the command '/bin/touch $T/x'" minify "$T/evil.fathom.json" -o "$T/evil.min.fathom.json" --resume
+usage_error "would run the command '/bin/touch $T/x'" minify "$T/evil.fathom.json" -j 2 --in-process
+checks=$((checks + 1)); [ -e "$T/x" ] && fail "minify ran a repro's script predicate nobody named"
+[ -e "$T/evil.min.fathom.json" ] && fail "a refused repro wrote an output"
+ok minify "$T/evil.fathom.json" -o "$T/evil.min.fathom.json" --trust-repro --json &&
+  expect_jq '.predicate == "script:/bin/touch '"$T"'/x"' "$T/out" "--trust-repro runs the repro's script predicate"
+checks=$((checks + 1)); [ -e "$T/x" ] || fail "--trust-repro: the script predicate did not run"
+ok minify "$T/evil.fathom.json" --predicate "script:/bin/touch $T/y" -o "$T/evil.min.fathom.json" --force
+checks=$((checks + 1)); [ -e "$T/y" ] || fail "--predicate script:CMD named on the command line did not run"
+# A quote in the command is quoted for the shell in the suggestion.
+jq '.repro.predicate = "script:echo '"'"'a b'"'"'"' "$T/evil.fathom.json" >"$T/quote.fathom.json"
+usage_error "would run the command 'echo 'a b''; name it yourself with --predicate 'script:echo '\''a b'\''' or pass" minify "$T/quote.fathom.json"
+# Fathom's own predicates, from a repro, need no consent (still_fails above runs crash and accuracy).
 
 # --- what does not fail, and bad usage ---------------------------------------------------------------
 checks=$((checks + 1)); "$FATHOM" minify $MLP --predicate exception -o "$T/none.fathom.json" >"$T/out" 2>"$T/err"; rc=$?

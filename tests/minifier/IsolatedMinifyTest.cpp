@@ -168,14 +168,15 @@ TEST(IsolatedMinify, LargeValuesSpillToDiskAndTheResultBundlesThem) {
   bool spilled = false;
   for (const auto& in : r.result.best.inputs) spilled |= in.file.present();
   EXPECT_TRUE(spilled);
-  // A checkpoint copies the spilled values into its own side file and loads back.
+  // A checkpoint (saved in a folder other than the spill's) copies the spilled values into its own
+  // side file and loads back.
   Dump d = minify::candidateDump(r.result.best, Dump{}, "forward");
-  ASSERT_TRUE(minify::bundleSpilled(d, o.spillFile, (dir / "out.fathom.json").string()).ok());
-  ASSERT_TRUE(saveDump(d, (dir / "out.fathom.json").string()).ok());
+  std::filesystem::create_directories(dir / "out");
+  ASSERT_TRUE(saveDump(d, (dir / "out" / "out.fathom.json").string()).ok());
   std::filesystem::remove(o.spillFile);
-  auto back = loadDump((dir / "out.fathom.json").string());
+  auto back = loadDump((dir / "out" / "out.fathom.json").string());
   ASSERT_TRUE(back.ok()) << back.error().str();
-  EXPECT_TRUE(std::filesystem::exists(dir / "out.bin"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "out" / "out.bin"));
   auto values = materializeInputs(*back->inputsFor("forward"));
   EXPECT_TRUE(values.ok()) << values.error().str();
   std::filesystem::remove_all(dir);

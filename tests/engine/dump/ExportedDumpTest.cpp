@@ -86,25 +86,47 @@ TEST_F(ExportedDumpTest, SideFileValuesLoadInLogicalOrderIntoTheInputsOwnLayout)
   EXPECT_EQ(serializeDump(*again), text);
 }
 
-TEST_F(ExportedDumpTest, SavedElsewhereADumpStillFindsItsSideFile) {
-  std::string bin(152, '\0');
+// A dump saved in another folder than its side file's gets its own copy of the values it uses
+// (the reader takes side files only inside a dump's folder); saved beside it, it keeps the name.
+TEST_F(ExportedDumpTest, SavedElsewhereADumpCopiesItsValuesBesideIt) {
+  std::string bin;
+  for (int i = 0; i < 38; ++i) bin += bytesOf(std::vector<float>{static_cast<float>(i)});  // 152 bytes
   write("t.fathom.bin", bin);
   auto dump = loadDump(write("t.fathom.json", kGraph));
   ASSERT_TRUE(dump.ok()) << dump.error().str();
   fs::create_directories(dir_ / "sub");
   const std::string elsewhere = (dir_ / "sub" / "copy.fathom.json").string();
+  EXPECT_TRUE(saveCopiesValues(*dump, elsewhere));
   ASSERT_TRUE(saveDump(*dump, elsewhere).ok());
   auto copy = loadDump(elsewhere);
   ASSERT_TRUE(copy.ok()) << copy.error().str();
-  EXPECT_EQ(copy->inputsFor("forward")->at(0).file.name, "../t.fathom.bin");
-  EXPECT_EQ(fs::weakly_canonical(copy->inputsFor("forward")->at(0).file.path), fs::weakly_canonical(dir_ / "t.fathom.bin"));
+  const DataFile& x = copy->inputsFor("forward")->at(0).file;
+  EXPECT_EQ(x.name, "copy.bin");
+  EXPECT_EQ(fs::weakly_canonical(x.path), fs::weakly_canonical(dir_ / "sub" / "copy.bin"));
+  // Only the bytes used, each range once: m (3 bytes), x and the output (24 each).
+  EXPECT_EQ(fs::file_size(dir_ / "sub" / "copy.bin"), 3u + 24u + 24u);
+  auto original = materializeInputs(*dump->inputsFor("forward"));
+  auto copied = materializeInputs(*copy->inputsFor("forward"));
+  ASSERT_TRUE(original.ok() && copied.ok());
+  for (size_t i = 0; i < 2; ++i)
+    for (int64_t k = 0; k < (*original)[i].as<Tensor>().numel(); ++k)
+      EXPECT_EQ((*copied)[i].as<Tensor>().atLinear(k), (*original)[i].as<Tensor>().atLinear(k));
+  auto out = materializeInput(*copy->outputsFor("forward")->at(0));
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->atLinear(0), 32.0f);  // the float at byte 128 of t.fathom.bin
   // Saved next to its side file, the reference is the file's own name again (canonical bytes).
-  ASSERT_TRUE(saveDump(*copy, (dir_ / "again.fathom.json").string()).ok());
+  EXPECT_FALSE(saveCopiesValues(*dump, (dir_ / "again.fathom.json").string()));
+  ASSERT_TRUE(saveDump(*dump, (dir_ / "again.fathom.json").string()).ok());
   auto again = readFile((dir_ / "again.fathom.json").string());
   ASSERT_TRUE(again.ok());
   EXPECT_NE(again->find(R"J("file":"t.fathom.bin","file_offset":64)J"), std::string::npos);
-  // With no folder (a dump printed to stdout), the reference is absolute.
-  rebaseSideFiles(*copy, std::nullopt);
+  EXPECT_FALSE(fs::exists(dir_ / "again.bin"));
+  // Named for another folder (a dump printed by `show --json`): relative inside it, else absolute.
+  rebaseSideFiles(*copy, (dir_ / "sub").string());
+  EXPECT_EQ(copy->inputsFor("forward")->at(0).file.name, "copy.bin");
+  rebaseSideFiles(*copy, dir_.string());
+  EXPECT_EQ(copy->inputsFor("forward")->at(0).file.name, "sub/copy.bin");
+  rebaseSideFiles(*copy, (dir_ / "elsewhere").string());
   EXPECT_TRUE(fs::path(copy->inputsFor("forward")->at(0).file.name).is_absolute());
 }
 
