@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "viz/model/Find.h"
+#include "viz/model/ItemText.h"
 #include "viz/model/LayoutJob.h"
 #include "viz/model/Scene.h"
 

@@ -1,0 +1,33 @@
+// ItemText: lines and box sizes of scene items (ItemText.h).
+#include "viz/model/ItemText.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fathom::viz {
+
+std::vector<std::string> nodeLines(const NodeInfo& node) {
+  std::vector<std::string> lines{node.name, node.opShort};
+  if (!node.metaEval.empty()) lines.push_back(node.metaEval);
+  if (node.metaText != node.metaEval && !node.metaText.empty()) lines.push_back(node.metaText);
+  return lines;
+}
+
+std::vector<std::string> groupLines(const GroupTree& tree, int32_t group) {
+  const Group& g = tree.group(group);
+  std::string second(groupKindName(g.kind));
+  if (g.kind == GroupKind::Block)
+    second = "block " + std::to_string(g.repeatIndex + 1) + " of " + std::to_string(g.repeatCount) + " (repeated)";
+  return {tree.title(group), second};
+}
+
+BoxSize boxSizeFor(const std::vector<std::string>& lines, const SceneStyle& style) {
+  size_t longest = 0;
+  for (const auto& l : lines) longest = std::max(longest, l.size());
+  double w = static_cast<double>(longest) * style.charWidth + 2 * style.padding;
+  w = std::clamp(w, style.minWidth, style.maxWidth);
+  if (style.widthQuantum > 0) w = std::min(style.maxWidth, std::ceil(w / style.widthQuantum) * style.widthQuantum);
+  return {w, static_cast<double>(lines.size()) * style.lineHeight + 2 * style.padding};
+}
+
+}  // namespace fathom::viz
