@@ -83,7 +83,12 @@ std::vector<Point> flatten(const bezier& bz) {
   return out;
 }
 
-double distance2(Point a, Point b) { return (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y); }
+// Squared distance from p to the nearest point of box r (0 inside).
+double distance2(Point p, const Rect& r) {
+  const double dx = std::max({r.x - p.x, 0.0, p.x - r.right()});
+  const double dy = std::max({r.y - p.y, 0.0, p.y - r.bottom()});
+  return dx * dx + dy * dy;
+}
 
 }  // namespace
 
@@ -165,7 +170,7 @@ Result<Layout> graphvizLayout(const LayoutGraph& graph, const GraphvizOptions& o
     const Rect& from = out.boxes[static_cast<size_t>(graph.edges[j].from)];
     const Rect& to = out.boxes[static_cast<size_t>(graph.edges[j].to)];
     if (r.points.size() < 2) r.points = {from.bottomCenter(), to.topCenter()};
-    if (distance2(r.points.front(), to.center()) < distance2(r.points.front(), from.center()))
+    if (distance2(r.points.front(), to) < distance2(r.points.front(), from))
       std::reverse(r.points.begin(), r.points.end());
     r.reversed = to.y <= from.y;
   }

@@ -3,6 +3,7 @@
 // and routes it through the layout of the innermost group holding both ends. O(visible items +
 // graph edges); no layout is computed here.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <unordered_set>
 
@@ -39,6 +40,7 @@ class SceneComposer {
       placeGroup(root, Point{0, 0}, 1);
     } else {
       addGroupItem(root, Rect{0, 0, 200, 40}, 0, -1, -1, true);
+      s_.complete = false;
     }
     routeEdges();
     spreadStubs();
@@ -233,6 +235,11 @@ class SceneComposer {
       }
     }
     if (e.points.empty()) e.points = {ra.bottomCenter(), rb.topCenter()};
+    if (std::abs(e.points.back().y - e.points.front().y) > v_.style_.maxEdgeLength) {
+      addStub(a, b, false, count, cut);
+      addStub(b, a, true, count, cut);
+      return;
+    }
     s_.edges.push_back(std::move(e));
   }
 

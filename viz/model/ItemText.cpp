@@ -21,9 +21,29 @@ std::vector<std::string> groupLines(const GroupTree& tree, int32_t group) {
   return {tree.title(group), second};
 }
 
+namespace {
+
+// Characters a line is sized for. A run of digits counts as at least 3, so "encoder.layer.3" and
+// "encoder.layer.10" (or "addmm_9" and "addmm_10") size alike and equal groups share a layout.
+size_t sizedLength(const std::string& line) {
+  size_t n = 0;
+  for (size_t i = 0; i < line.size();) {
+    if (line[i] < '0' || line[i] > '9') {
+      ++n, ++i;
+      continue;
+    }
+    size_t run = 0;
+    while (i < line.size() && line[i] >= '0' && line[i] <= '9') ++run, ++i;
+    n += std::max<size_t>(run, 3);
+  }
+  return n;
+}
+
+}  // namespace
+
 BoxSize boxSizeFor(const std::vector<std::string>& lines, const SceneStyle& style) {
   size_t longest = 0;
-  for (const auto& l : lines) longest = std::max(longest, l.size());
+  for (const auto& l : lines) longest = std::max(longest, sizedLength(l));
   double w = static_cast<double>(longest) * style.charWidth + 2 * style.padding;
   w = std::clamp(w, style.minWidth, style.maxWidth);
   if (style.widthQuantum > 0) w = std::min(style.maxWidth, std::ceil(w / style.widthQuantum) * style.widthQuantum);

@@ -103,12 +103,11 @@ BoxSize ViewState::childBoxSize(GroupChild child) const {
   return {std::max(b.width + 2 * style_.framePadding, titleWidth), b.height + style_.frameTitle + 2 * style_.framePadding};
 }
 
-std::optional<LayoutJob> ViewState::jobFor(int32_t group) const {
+LayoutJob ViewState::makeJob(int32_t group) const {
   LayoutJob job;
   job.group = group;
   job.options = style_.layout;
   for (GroupChild c : tree_->group(group).children) {
-    if (c.isGroup && expanded_[static_cast<size_t>(c.index)] && !layoutOf(c.index)) return std::nullopt;
     const BoxSize s = childBoxSize(c);
     job.graph.nodes.push_back({s.width, s.height, !c.isGroup && aside_[static_cast<size_t>(c.index)]});
   }
@@ -117,13 +116,17 @@ std::optional<LayoutJob> ViewState::jobFor(int32_t group) const {
   return job;
 }
 
+std::optional<LayoutJob> ViewState::jobFor(int32_t group) const {
+  for (GroupChild c : tree_->group(group).children)
+    if (c.isGroup && expanded_[static_cast<size_t>(c.index)] && !layoutOf(c.index)) return std::nullopt;
+  return makeJob(group);
+}
+
 std::shared_ptr<const GroupLayout> ViewState::layoutOf(int32_t group) const {
+  // The key as the children are now: a child whose layout is pending counts at its collapsed
+  // size, so the parent's previous layout keeps showing until the child's arrives.
   auto memo = keyMemo_.find(group);
-  if (memo == keyMemo_.end()) {
-    auto job = jobFor(group);
-    if (!job) return nullptr;
-    memo = keyMemo_.emplace(group, job->key).first;
-  }
+  if (memo == keyMemo_.end()) memo = keyMemo_.emplace(group, makeJob(group).key).first;
   auto layout = cache_->find(memo->second);
   // A key collision between groups of different shapes must not index out of range.
   if (layout && layout->layout.boxes.size() != tree_->group(group).children.size()) return nullptr;
