@@ -18,7 +18,8 @@ std::vector<std::string> groupLines(const GroupTree& tree, int32_t group);
 struct BoxSize {
   double width = 0, height = 0;
 };
-// Width from the longest line (clamped, rounded up to the quantum), height from the line count.
+// Width from the longest line (digit runs count as at least 3 characters, so labels differing
+// only in a number size alike; clamped, rounded up to the quantum), height from the line count.
 BoxSize boxSizeFor(const std::vector<std::string>& lines, const SceneStyle& style);
 
 }  // namespace fathom::viz

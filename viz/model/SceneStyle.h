@@ -17,6 +17,9 @@ struct SceneStyle {
   double frameTitle = 20;     // height of an expanded group's title bar
   double framePadding = 12;   // between an expanded group's frame and its children
   int32_t asideUsers = 8;     // nodes with more users are drawn aside
+  // An edge whose ends lie further apart vertically (a saved value running from deep inside the
+  // forward side to the backward side) becomes labelled stubs at both ends.
+  double maxEdgeLength = 1600;
   AutoLayoutOptions layout;   // engines, threshold, spacing
 };
 

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "viz/model/Find.h"
+#include "viz/model/ItemText.h"
 #include "viz/model/LayoutJob.h"
 #include "viz/model/Scene.h"
 
@@ -85,6 +86,8 @@ class ViewState {
 
  private:
   friend class SceneComposer;
+  // The job for a group as its children are now (pending children at their collapsed size).
+  LayoutJob makeJob(int32_t group) const;
   // The job for an expanded group whose expanded children all have layouts; nullopt otherwise.
   std::optional<LayoutJob> jobFor(int32_t group) const;
   std::shared_ptr<const GroupLayout> layoutOf(int32_t group) const;  // null when not ready
