@@ -63,15 +63,28 @@ void paintFrames(QPainter& p, const Scene& scene, const PaintOptions& o) {
     p.setPen(QPen(QColor(170, 170, 185), 1 / o.scale));
     p.setBrush(QColor(shade, shade, shade + 3));
     p.drawRoundedRect(r, 6, 6);
+  }
+}
+
+// Titles last, over everything: they are what a zoomed-out graph is read by.
+void paintFrameTitles(QPainter& p, const Scene& scene, const PaintOptions& o) {
+  for (const auto& f : scene.frames) {
+    if (!intersects(o.visible, f.box)) continue;
+    const QRectF r = toQt(f.box);
     if (o.text && r.width() * o.scale >= 40) {
       // Titles stay readable at any zoom: the frames are what a zoomed-out graph shows.
       QFont font = p.font();
       font.setPixelSize(std::max(1, static_cast<int>(12 / std::min(o.scale, 1.0))));
       p.save();
       p.setFont(font);
-      p.setPen(QColor(70, 70, 90));
-      p.drawText(r.adjusted(6 / o.scale, 2, -6, 0), Qt::AlignLeft | Qt::AlignTop | Qt::TextSingleLine,
-                 QString::fromStdString(f.title));
+      const QString title = QString::fromStdString(f.title);
+      const QFontMetricsF fm(font);
+      const QRectF t(r.left() + 4 / o.scale, r.top() + 1, fm.horizontalAdvance(title) + 8 / o.scale, fm.height());
+      p.setPen(Qt::NoPen);
+      p.setBrush(QColor(255, 255, 255, 215));  // readable over the boxes when zoomed out
+      p.drawRect(t);
+      p.setPen(QColor(60, 60, 80));
+      p.drawText(t, Qt::AlignCenter | Qt::TextSingleLine, title);
       p.restore();
     }
   }
@@ -147,15 +160,15 @@ void paintItems(QPainter& p, const Scene& scene, const PaintOptions& o) {
     p.setPen(pen);
     p.setBrush(fillFor(item));
     p.drawRoundedRect(r, item.isGroup ? 6 : 3, item.isGroup ? 6 : 3);
-    if (item.highlight != Highlight::None) {
-      p.setPen(QPen(highlightColor(item.highlight), 3 / o.scale));
-      p.setBrush(Qt::NoBrush);
-      p.drawRoundedRect(r.adjusted(-3, -3, 3, 3), 4, 4);
-    }
     if (item.selected) {
       p.setPen(QPen(kSelected, 4 / o.scale));
       p.setBrush(Qt::NoBrush);
-      p.drawRoundedRect(r.adjusted(-5, -5, 5, 5), 5, 5);
+      p.drawRoundedRect(r.adjusted(-4, -4, 4, 4), 5, 5);
+    }
+    if (item.highlight != Highlight::None) {  // outside the selection, so both show
+      p.setPen(QPen(highlightColor(item.highlight), 3 / o.scale));
+      p.setBrush(Qt::NoBrush);
+      p.drawRoundedRect(r.adjusted(-8, -8, 8, 8), 6, 6);
     }
     if (!o.text || lineHeight * o.scale < 6) continue;
     const int fit = static_cast<int>((r.height() - 4) / lineHeight);
@@ -202,12 +215,39 @@ QColor sideColor(Side side) {
   return QColor(90, 90, 100);
 }
 
+void paintLegend(QPainter& p, QPointF at) {
+  struct Entry {
+    QColor fill, border;
+    const char* text;
+  };
+  const Entry entries[] = {{sideColor(Side::Forward).lighter(185), sideColor(Side::Forward), "forward"},
+                           {sideColor(Side::Backward).lighter(185), sideColor(Side::Backward), "backward"},
+                           {QColor(235, 220, 248), kSaved, "saved across the cut"},
+                           {QColor(236, 236, 240), QColor(120, 120, 140), "group (double-click)"}};
+  const QFontMetricsF fm(p.font());
+  double w = 0;
+  for (const auto& e : entries) w = std::max(w, fm.horizontalAdvance(QString::fromUtf8(e.text)));
+  const double row = fm.height() + 2;
+  p.setPen(QColor(200, 200, 210));
+  p.setBrush(QColor(255, 255, 255, 225));
+  p.drawRoundedRect(QRectF(at, QSizeF(w + 34, row * 4 + 8)), 4, 4);
+  for (int i = 0; i < 4; ++i) {
+    const QRectF swatch(at.x() + 6, at.y() + 6 + i * row, 16, row - 5);
+    p.setPen(QPen(entries[i].border, 1.5));
+    p.setBrush(entries[i].fill);
+    p.drawRect(swatch);
+    p.setPen(QColor(40, 40, 50));
+    p.drawText(QPointF(swatch.right() + 6, swatch.bottom() - 1), QString::fromUtf8(entries[i].text));
+  }
+}
+
 void paintScene(QPainter& painter, const Scene& scene, const PaintOptions& options) {
   painter.setRenderHint(QPainter::Antialiasing, options.scale > 0.3);
   paintFrames(painter, scene, options);
   paintEdges(painter, scene, options);
   paintStubs(painter, scene, options);
   paintItems(painter, scene, options);
+  paintFrameTitles(painter, scene, options);
 }
 
 }  // namespace fathom::viz

@@ -25,6 +25,8 @@ struct PaintOptions {
 QColor sideColor(Side side);
 
 void paintScene(QPainter& painter, const Scene& scene, const PaintOptions& options);
+// What the colours mean, in screen coordinates at `at` (the canvas's top-left corner).
+void paintLegend(QPainter& painter, QPointF at);
 
 QRectF toQt(const Rect& r);
 
