@@ -198,6 +198,16 @@ check "does not configure again" not_called "cmake -S"
 check "forwards the arguments to the CLI" grep -qx "cli ran with info samples/mlp.fathom.json --json" "$D/out"
 check "one dpkg-query for all packages" test "$(grep -c '^dpkg-query' "$S/calls")" -eq 1
 
+new_case gui
+installed "${BUILD_PACKAGES[@]}"
+touch "$D/root/build/build.ninja"
+printf '#!/bin/bash\necho "gui ran with $*"\n' >"$D/root/build/app/fathom-gui"
+chmod +x "$D/root/build/app/fathom-gui"
+run gui samples/mlp.fathom.json --graph forward
+expect_rc 0
+check "builds only the GUI" called "cmake --build build --target fathom-gui"
+check "forwards the arguments to fathom-gui" grep -qx "gui ran with samples/mlp.fathom.json --graph forward" "$D/out"
+
 new_case sanitize
 installed "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 run test --sanitize -R Dump

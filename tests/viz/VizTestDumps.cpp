@@ -1,0 +1,39 @@
+// Dumps the viz tests share (VizTestDumps.h).
+#include "tests/viz/VizTestDumps.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "engine/aot/AotCompile.h"
+#include "samples/models/Models.h"
+#include "tests/TestDataDir.h"
+
+namespace fathom::viz::testing {
+
+std::shared_ptr<const Dump> loadTestDump(const std::string& relativePath) {
+  auto dump = loadDump((std::filesystem::path(FATHOM_TEST_DATA_DIR) / relativePath).string());
+  if (!dump.ok()) {
+    ADD_FAILURE() << dump.error().str();
+    return nullptr;
+  }
+  return std::make_shared<const Dump>(std::move(*dump));
+}
+
+std::shared_ptr<const Dump> aotDump(const std::string& model, int64_t layers, bool dynamic) {
+  auto m = models::buildModel(model, {.layers = layers, .batch = 2, .seq = 8});
+  if (!m.ok()) {
+    ADD_FAILURE() << m.error().str();
+    return nullptr;
+  }
+  aot::AotOptions o;
+  o.shapes.dynamic = dynamic;
+  auto c = aot::aotCompile(**m, o);
+  if (!c.ok()) {
+    ADD_FAILURE() << c.error().str();
+    return nullptr;
+  }
+  return std::make_shared<const Dump>(std::move(c->dump));
+}
+
+}  // namespace fathom::viz::testing

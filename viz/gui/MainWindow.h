@@ -1,0 +1,93 @@
+// The fathom-gui main window: one tab per graph of the open dump (forward, backward, joint, ...),
+// the inspector, guards and find panels as docks, and the File / View / Go menus. Opening a file
+// loads it, builds its view models and groups on a worker thread with a busy bar (Esc or Cancel
+// abandons it); a bad file shows the CLI's one-line error in the window. Every action has a
+// keyboard shortcut, and the public slots below are what the headless --screenshot mode and the
+// tests drive.
+#pragma once
+
+#include <QMainWindow>
+
+#include <memory>
+
+#include "viz/gui/DumpLoader.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+
+namespace fathom::viz {
+
+class FindPanel;
+class GraphTab;
+class GuardsPanel;
+class InspectorPanel;
+class LayoutCache;
+class Navigator;
+struct DumpView;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens in the background (the window keeps answering).
+  void openFile(const QString& path, const LoadOptions& options = {});
+  // Shows an already loaded dump (its view models are built here, on the calling thread).
+  void showLoaded(const LoadedDump& loaded);
+
+  bool selectGraph(const QString& name);
+  bool selectNode(const QString& name);       // in the current graph; "%x" or "x"
+  bool expandGroup(const QString& label);     // in the current graph
+  bool showPanel(const QString& name);        // guards, inspector, find
+  void explainSizes(const QString& sizes);
+  bool exportView(const QString& path, bool wholeGraph);  // .svg or .png
+  bool exportDot(const QString& path);
+
+  QStringList graphNames() const;
+  QString currentGraphName() const;
+  QString errorText() const;        // the error shown for the last file, empty if none
+  bool idle() const;                // nothing loading, laying out or checking
+  GraphTab* currentTab() const;
+  GuardsPanel* guardsPanel() const { return guards_; }
+  InspectorPanel* inspector() const { return inspector_; }
+  FindPanel* findPanel() const { return find_; }
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void buildMenus();
+  void openDialog();
+  void exportDialog(bool wholeGraph);
+  void setView(std::shared_ptr<const DumpView> view);
+  void showError(const QString& path, const QString& message);
+  void onTabChanged(int index);
+  void onSelectionChanged();
+  void onFindResults();
+  void goToNode(int32_t graph, int32_t node);
+  void navigate(int direction);     // -1 back, +1 forward
+  void follow(bool toUser);
+  void addRecent(const QString& path);
+  void fillRecentMenu();
+
+  std::shared_ptr<const DumpView> view_;
+  std::shared_ptr<LayoutCache> cache_;
+  QTabWidget* tabs_ = nullptr;
+  InspectorPanel* inspector_ = nullptr;
+  GuardsPanel* guards_ = nullptr;
+  FindPanel* find_ = nullptr;
+  QLabel* error_ = nullptr;
+  QProgressBar* busy_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  int loading_ = 0;                 // generation of the load in flight; 0: none
+  int lastTab_ = -1;
+  std::unique_ptr<Navigator> navigator_;
+  QString errorText_;
+};
+
+}  // namespace fathom::viz

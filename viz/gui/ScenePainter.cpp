@@ -1,0 +1,253 @@
+// ScenePainter (see the header). Order: frames (outer first), edges, stubs, items.
+#include "viz/gui/ScenePainter.h"
+
+#include <QFont>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <map>
+
+namespace fathom::viz {
+
+namespace {
+
+const QColor kSaved(128, 60, 170);
+const QColor kSelected(255, 196, 0);
+const QColor kGuard(210, 40, 40);
+const QColor kFind(30, 150, 60);
+const QColor kRelated(0, 150, 170);
+
+QColor fillFor(const SceneItem& item) {
+  QColor c = item.isGroup ? QColor(236, 236, 240) : sideColor(item.side).lighter(185);
+  if (item.role == PartitionRole::SavedForBackward || item.role == PartitionRole::CrossesCut ||
+      item.role == PartitionRole::SavedInput)
+    c = QColor(235, 220, 248);
+  if (item.role == PartitionRole::Tangent) c = QColor(250, 240, 215);
+  if (item.dimmed) c.setAlpha(70);
+  return c;
+}
+
+QColor highlightColor(Highlight h) {
+  switch (h) {
+    case Highlight::Guard: return kGuard;
+    case Highlight::Find: return kFind;
+    case Highlight::Related: return kRelated;
+    case Highlight::Error: return QColor(230, 0, 0);
+    case Highlight::None: break;
+  }
+  return {};
+}
+
+QString roleBadge(PartitionRole role) {
+  switch (role) {
+    case PartitionRole::SavedForBackward: return QStringLiteral("saved →bwd");
+    case PartitionRole::SavedInput: return QStringLiteral("saved ←fwd");
+    case PartitionRole::CrossesCut: return QStringLiteral("saved ✂");
+    case PartitionRole::Tangent: return QStringLiteral("tangent");
+    case PartitionRole::Recomputed: return QStringLiteral("recomputed");
+    case PartitionRole::None: break;
+  }
+  return {};
+}
+
+bool intersects(const QRectF& visible, const Rect& r) {
+  return visible.isEmpty() || visible.intersects(toQt(r).adjusted(-2, -2, 2, 2));
+}
+
+void paintFrames(QPainter& p, const Scene& scene, const PaintOptions& o) {
+  for (const auto& f : scene.frames) {
+    if (!intersects(o.visible, f.box)) continue;
+    const QRectF r = toQt(f.box);
+    const int shade = 250 - std::min(f.depth, 6) * 6;
+    p.setPen(QPen(QColor(170, 170, 185), 1 / o.scale));
+    p.setBrush(QColor(shade, shade, shade + 3));
+    p.drawRoundedRect(r, 6, 6);
+  }
+}
+
+// Titles last, over everything: they are what a zoomed-out graph is read by.
+void paintFrameTitles(QPainter& p, const Scene& scene, const PaintOptions& o) {
+  for (const auto& f : scene.frames) {
+    if (!intersects(o.visible, f.box)) continue;
+    const QRectF r = toQt(f.box);
+    if (o.text && r.width() * o.scale >= 40) {
+      // Titles stay readable at any zoom: the frames are what a zoomed-out graph shows.
+      QFont font = p.font();
+      font.setPixelSize(std::max(1, static_cast<int>(12 / std::min(o.scale, 1.0))));
+      p.save();
+      p.setFont(font);
+      const QString title = QString::fromStdString(f.title);
+      const QFontMetricsF fm(font);
+      const QRectF t(r.left() + 4 / o.scale, r.top() + 1, fm.horizontalAdvance(title) + 8 / o.scale, fm.height());
+      p.setPen(Qt::NoPen);
+      p.setBrush(QColor(255, 255, 255, 215));  // readable over the boxes when zoomed out
+      p.drawRect(t);
+      p.setPen(QColor(60, 60, 80));
+      p.drawText(t, Qt::AlignCenter | Qt::TextSingleLine, title);
+      p.restore();
+    }
+  }
+}
+
+void paintEdges(QPainter& p, const Scene& scene, const PaintOptions& o) {
+  for (const auto& e : scene.edges) {
+    if (e.points.size() < 2) continue;
+    QPainterPath path(QPointF(e.points[0].x, e.points[0].y));
+    QRectF box(path.currentPosition(), QSizeF(0, 0));
+    for (size_t i = 1; i < e.points.size(); ++i) {
+      const QPointF q(e.points[i].x, e.points[i].y);
+      path.lineTo(q);
+      box = box.united(QRectF(q, QSizeF(0, 0)));
+    }
+    if (!o.visible.isEmpty() && !o.visible.intersects(box.adjusted(-1, -1, 1, 1))) continue;
+    const double width = std::min(1.0 + std::log2(static_cast<double>(std::max(e.count, 1))), 4.0);
+    QPen pen(e.crossesCut ? kSaved : QColor(110, 110, 120), width / o.scale);
+    if (e.crossesCut) pen.setStyle(Qt::DashLine);
+    p.setPen(pen);
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    // Arrow head at the target.
+    const auto& a = e.points[e.points.size() - 2];
+    const auto& b = e.points.back();
+    const QLineF last(QPointF(a.x, a.y), QPointF(b.x, b.y));
+    if (last.length() > 0 && 6 * o.scale >= 2) {
+      QLineF l1 = QLineF(last.p2(), last.p1()), l2 = l1;
+      l1.setLength(6), l2.setLength(6);
+      l1.setAngle(l1.angle() + 25), l2.setAngle(l2.angle() - 25);
+      p.drawLine(l1);
+      p.drawLine(l2);
+    }
+  }
+}
+
+void paintStubs(QPainter& p, const Scene& scene, const PaintOptions& o) {
+  std::map<std::pair<int64_t, int64_t>, int> atPoint;  // labels of stubs sharing a point stack up
+  for (const auto& s : scene.stubs) {
+    const QPointF at(s.at.x, s.at.y);
+    const QPointF end = at + QPointF(0, s.incoming ? -14 : 14);
+    if (!o.visible.isEmpty() && !o.visible.contains(at)) continue;
+    p.setPen(QPen(s.crossesCut ? kSaved : QColor(120, 120, 130), 1 / o.scale, Qt::DotLine));
+    p.drawLine(at, end);
+    if (o.text && 11 * o.scale >= 7) {
+      QString label = QString::fromStdString(s.label);
+      if (!label.startsWith(QChar(0x2190)) && !label.startsWith(QChar(0x2192)))
+        label.prepend(s.incoming ? QStringLiteral("← ") : QStringLiteral("→ "));
+      if (s.count > 1) label += QStringLiteral(" ×%1").arg(s.count);
+      p.setPen(s.crossesCut ? kSaved : QColor(90, 90, 100));
+      const int k = atPoint[{static_cast<int64_t>(at.x()), static_cast<int64_t>(at.y()) * (s.incoming ? 1 : -1)}]++;
+      const double shift = (s.incoming ? -13.0 : 13.0) * k;
+      const QRectF r(end.x() + 3, (s.incoming ? end.y() - 2 : end.y() - 12) + shift, 240, 14);
+      p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, label);
+    }
+  }
+}
+
+void paintItems(QPainter& p, const Scene& scene, const PaintOptions& o) {
+  const QFont base = p.font();
+  QFont bold = base;
+  bold.setBold(true);
+  const QFontMetricsF metrics(base);
+  const double lineHeight = metrics.height();
+  for (const auto& item : scene.items) {
+    if (!intersects(o.visible, item.box)) continue;
+    const QRectF r = toQt(item.box);
+    const bool saved = item.role == PartitionRole::SavedForBackward || item.role == PartitionRole::CrossesCut ||
+                       item.role == PartitionRole::SavedInput;
+    QPen pen(item.isGroup ? QColor(120, 120, 140) : sideColor(item.side), (saved ? 2.5 : 1.2) / o.scale);
+    if (saved) pen.setColor(kSaved);
+    if (item.pending) pen.setStyle(Qt::DashLine);
+    p.setPen(pen);
+    p.setBrush(fillFor(item));
+    p.drawRoundedRect(r, item.isGroup ? 6 : 3, item.isGroup ? 6 : 3);
+    if (item.selected) {
+      p.setPen(QPen(kSelected, 4 / o.scale));
+      p.setBrush(Qt::NoBrush);
+      p.drawRoundedRect(r.adjusted(-4, -4, 4, 4), 5, 5);
+    }
+    if (item.highlight != Highlight::None) {  // outside the selection, so both show
+      p.setPen(QPen(highlightColor(item.highlight), 3 / o.scale));
+      p.setBrush(Qt::NoBrush);
+      p.drawRoundedRect(r.adjusted(-8, -8, 8, 8), 6, 6);
+    }
+    if (!o.text || lineHeight * o.scale < 6) continue;
+    const int fit = static_cast<int>((r.height() - 4) / lineHeight);
+    const int n = std::min<int>(fit, static_cast<int>(item.lines.size()));
+    QColor textColor = item.dimmed ? QColor(150, 150, 150) : QColor(20, 20, 30);
+    for (int i = 0; i < n; ++i) {
+      p.setFont(i == 0 ? bold : base);
+      p.setPen(i == 0 ? textColor : textColor.lighter(i == 1 ? 150 : 200));
+      const QRectF line(r.x() + 5, r.y() + 3 + i * lineHeight, r.width() - 10, lineHeight);
+      p.drawText(line, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
+                 metrics.elidedText(QString::fromStdString(item.lines[static_cast<size_t>(i)]), Qt::ElideRight, line.width()));
+    }
+    p.setFont(base);
+    const QString badge = roleBadge(item.role);
+    if (!badge.isEmpty() && r.height() * o.scale >= 14) {
+      // A tab above the box's right corner, clear of the text inside.
+      const QColor tab = item.role == PartitionRole::Tangent ? QColor(150, 110, 20) : kSaved;
+      const double w = metrics.horizontalAdvance(badge) + 8, h = lineHeight - 2;
+      const QRectF t(r.right() - w - 4, r.top() - h, w, h);
+      p.setPen(Qt::NoPen);
+      p.setBrush(tab);
+      p.drawRoundedRect(t, 3, 3);
+      p.setPen(Qt::white);
+      p.drawText(t, Qt::AlignCenter | Qt::TextSingleLine, badge);
+    }
+    if (item.isGroup && item.matches > 0) {
+      p.setPen(kFind);
+      p.drawText(r.adjusted(0, 0, -5, -2), Qt::AlignRight | Qt::AlignBottom | Qt::TextSingleLine,
+                 QStringLiteral("%1 found").arg(item.matches));
+    }
+  }
+}
+
+}  // namespace
+
+QRectF toQt(const Rect& r) { return {r.x, r.y, r.width, r.height}; }
+
+QColor sideColor(Side side) {
+  switch (side) {
+    case Side::Forward: return QColor(40, 100, 200);
+    case Side::Backward: return QColor(220, 110, 20);
+    case Side::None: break;
+  }
+  return QColor(90, 90, 100);
+}
+
+void paintLegend(QPainter& p, QPointF at) {
+  struct Entry {
+    QColor fill, border;
+    const char* text;
+  };
+  const Entry entries[] = {{sideColor(Side::Forward).lighter(185), sideColor(Side::Forward), "forward"},
+                           {sideColor(Side::Backward).lighter(185), sideColor(Side::Backward), "backward"},
+                           {QColor(235, 220, 248), kSaved, "saved across the cut"},
+                           {QColor(236, 236, 240), QColor(120, 120, 140), "group (double-click)"}};
+  const QFontMetricsF fm(p.font());
+  double w = 0;
+  for (const auto& e : entries) w = std::max(w, fm.horizontalAdvance(QString::fromUtf8(e.text)));
+  const double row = fm.height() + 2;
+  p.setPen(QColor(200, 200, 210));
+  p.setBrush(QColor(255, 255, 255, 225));
+  p.drawRoundedRect(QRectF(at, QSizeF(w + 34, row * 4 + 8)), 4, 4);
+  for (int i = 0; i < 4; ++i) {
+    const QRectF swatch(at.x() + 6, at.y() + 6 + i * row, 16, row - 5);
+    p.setPen(QPen(entries[i].border, 1.5));
+    p.setBrush(entries[i].fill);
+    p.drawRect(swatch);
+    p.setPen(QColor(40, 40, 50));
+    p.drawText(QPointF(swatch.right() + 6, swatch.bottom() - 1), QString::fromUtf8(entries[i].text));
+  }
+}
+
+void paintScene(QPainter& painter, const Scene& scene, const PaintOptions& options) {
+  painter.setRenderHint(QPainter::Antialiasing, options.scale > 0.3);
+  paintFrames(painter, scene, options);
+  paintEdges(painter, scene, options);
+  paintStubs(painter, scene, options);
+  paintItems(painter, scene, options);
+  paintFrameTitles(painter, scene, options);
+}
+
+}  // namespace fathom::viz
