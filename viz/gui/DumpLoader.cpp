@@ -19,7 +19,7 @@ LoadedDump loadDumpForView(const QString& path, const LoadOptions& options) {
   timer.start();
   DumpReadOptions read;
   read.keepUnknownOps = options.keepUnknownOps;
-  // TMP-TRUST read.trustPaths = options.trustPaths;
+  read.trustPaths = options.trustPaths;
   auto dump = loadDump(path.toStdString(), read);
   if (dump.ok()) out.dump = std::make_shared<const Dump>(std::move(*dump));
   else out.error = dump.error().str();
