@@ -138,8 +138,9 @@ class GroupBuilder {
         return;
       }
     }
-    for (size_t s = 0; s < nodes.size(); s += static_cast<size_t>(o_.maxChildren)) {
-      const size_t e = std::min(nodes.size(), s + static_cast<size_t>(o_.maxChildren));
+    const size_t chunk = balancedChunk(nodes.size());
+    for (size_t s = 0; s < nodes.size(); s += chunk) {
+      const size_t e = std::min(nodes.size(), s + chunk);
       const int32_t sec = newGroup(GroupKind::Section, g, "");
       place(sec, std::vector<int32_t>(nodes.begin() + static_cast<std::ptrdiff_t>(s), nodes.begin() + static_cast<std::ptrdiff_t>(e)));
     }
@@ -162,15 +163,23 @@ class GroupBuilder {
     return findRepeatRun(ops, inputs, ro);
   }
 
+  // Sections of equal size, as few as the cap allows: 686 children make 2 x 343, not 500 + 186.
+  size_t balancedChunk(size_t n) const {
+    const auto cap = static_cast<size_t>(o_.maxChildren);
+    const size_t sections = (n + cap - 1) / cap;
+    return (n + sections - 1) / sections;
+  }
+
   // Wraps runs of children into sections until no group has more than maxChildren.
   void capChildren(int32_t g) {
     const auto cap = static_cast<size_t>(o_.maxChildren);
     while (t_.groups_[static_cast<size_t>(g)].children.size() > cap) {
       std::vector<GroupChild> kids = std::move(t_.groups_[static_cast<size_t>(g)].children);
       t_.groups_[static_cast<size_t>(g)].children.clear();
-      for (size_t s = 0; s < kids.size(); s += cap) {
+      const size_t chunk = balancedChunk(kids.size());
+      for (size_t s = 0; s < kids.size(); s += chunk) {
         const int32_t sec = newGroup(GroupKind::Section, g, "");
-        for (size_t k = s; k < std::min(kids.size(), s + cap); ++k) {
+        for (size_t k = s; k < std::min(kids.size(), s + chunk); ++k) {
           t_.groups_[static_cast<size_t>(sec)].children.push_back(kids[k]);
           if (kids[k].isGroup) t_.groups_[static_cast<size_t>(kids[k].index)].parent = sec;
           else t_.nodeGroup_[static_cast<size_t>(kids[k].index)] = sec;
