@@ -13,6 +13,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/aot/AotCompile.h"
@@ -121,11 +122,50 @@ void BM_GraphvizDotShortEdges(benchmark::State& state) {
 
 // Graph ids: a number of boxes for an NN-like DAG; 1 = BERT-12 joint, 2 = GPT-2-62 joint.
 void layoutArgs(benchmark::internal::Benchmark* b) {
-  for (int id : {100, 150, 200, 300, 500, 1000, 2000, 1, 2, 50000, 100000}) b->Arg(id);
+  for (int id : {100, 150, 200, 300, 400, 500, 1000, 2000, 1, 2, 50000, 100000}) b->Arg(id);
 }
 BENCHMARK(BM_Layered)->Apply(layoutArgs)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.2);
 BENCHMARK(BM_GraphvizDot)->Apply(layoutArgs)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_GraphvizDotShortEdges)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// Every distinct group layout of the fully expanded 12-layer BERT joint graph (module groups of
+// 1 to ~60 children: what AutoLayout really gets), laid out by one engine. Arg: 0 layered,
+// 1 dot. Counters: jobs, the largest job, crossings summed over the jobs (drawn polylines).
+void BM_BertGroupJobs(benchmark::State& state) {
+  static std::vector<LayoutJob> jobs;
+  static std::shared_ptr<const Dump> dump = traced("bert", 12);
+  static std::optional<GraphModel> model;
+  static std::optional<GroupTree> tree;
+  if (jobs.empty() && dump) {
+    model.emplace(*GraphModel::build(*dump, "joint"));
+    tree.emplace(GroupTree::build(*model));
+    ViewState view(*model, *tree, std::make_shared<LayoutCache>());
+    for (size_t g = 0; g < tree->groups().size(); ++g) view.setExpanded(static_cast<int32_t>(g), true);
+    for (auto wave = view.pendingJobs(); !wave.empty(); wave = view.pendingJobs())
+      for (const LayoutJob& job : wave) {
+        jobs.push_back(job);
+        view.accept(job, runLayoutJob(job));
+      }
+  }
+  if (jobs.empty()) return state.SkipWithError("no jobs");
+  if (state.range(0) == 1 && !graphvizAvailable()) return state.SkipWithError("this build has no Graphviz");
+  int64_t crossings = 0;
+  size_t largest = 0;
+  for (auto _ : state) {
+    crossings = 0;
+    for (const LayoutJob& job : jobs) {
+      auto l = state.range(0) == 1 ? graphvizLayout(job.graph, job.options.graphviz) : layeredLayout(job.graph, job.options.layered);
+      if (!l.ok()) return state.SkipWithError(l.error().str().c_str());
+      crossings += countPolylineCrossings(job.graph, *l);
+      largest = std::max(largest, job.graph.nodes.size());
+    }
+  }
+  state.counters["jobs"] = static_cast<double>(jobs.size());
+  state.counters["largest"] = static_cast<double>(largest);
+  state.counters["drawn_crossings"] = static_cast<double>(crossings);
+  state.SetLabel(state.range(0) == 1 ? "graphviz-dot" : "layered");
+}
+BENCHMARK(BM_BertGroupJobs)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 
 // Model build + grouping + first collapsed scene (all layouts it needs, fresh cache).
 // Arg: 10000 = the GPT-2-62 joint graph (module paths); 50000 / 100000 = repeated blocks of 60
@@ -213,7 +253,7 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   std::printf("\ndot / layered time on the same graph (same run):\n");
-  for (int id : {100, 150, 200, 300, 500, 1000, 2000, 1, 2}) {
+  for (int id : {100, 150, 200, 300, 400, 500, 1000, 2000, 1, 2}) {
     const std::string arg = std::to_string(id) + "/";
     auto dot = reporter.time("BM_GraphvizDot/" + arg);
     if (!dot) dot = reporter.time("BM_GraphvizDotShortEdges/" + arg);
