@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
 #include <map>
 
 #include "tests/viz/SyntheticGraphs.h"
@@ -230,6 +231,29 @@ TEST(VizViewState, JointCutCrossingEdges) {
   int saved = 0;
   for (const SceneItem& it : s.items) saved += it.role == PartitionRole::CrossesCut;
   EXPECT_EQ(saved, static_cast<int>(b.model->saved().size()));
+  expectSceneInvariants(s);
+}
+
+// The GUI's loop: jobs run on worker threads (two at once, Graphviz serialized inside), results
+// are accepted on this thread, and the scene is composed here.
+TEST(VizViewState, JobsRunOnWorkerThreads) {
+  BertView b = bertForward();
+  ViewState view(*b.model, *b.tree, nullptr);
+  view.setExpanded(b.group["encoder.layer"], true);
+  view.setExpanded(b.group["encoder.layer.0"], true);
+  view.setExpanded(b.group["embeddings"], true);
+  CancelFlag cancel{false};
+  int waves = 0;
+  for (auto jobs = view.pendingJobs(); !jobs.empty(); jobs = view.pendingJobs(), ++waves) {
+    std::vector<std::future<Result<std::shared_ptr<const GroupLayout>>>> running;
+    for (const LayoutJob& job : jobs)
+      running.push_back(std::async(std::launch::async, [job, &cancel] { return runLayoutJob(job, &cancel); }));
+    for (size_t k = 0; k < jobs.size(); ++k) EXPECT_TRUE(view.accept(jobs[k], running[k].get()));
+  }
+  EXPECT_EQ(waves, 3);  // layer 0 and embeddings; encoder.layer; the root
+  const Scene s = view.scene();
+  EXPECT_TRUE(s.complete);
+  EXPECT_EQ(s.frames.size(), 3u);
   expectSceneInvariants(s);
 }
 

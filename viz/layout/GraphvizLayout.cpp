@@ -139,7 +139,11 @@ Result<Layout> graphvizLayout(const LayoutGraph& graph, const GraphvizOptions& o
     } else if (!nodes[static_cast<size_t>(e.from)] || !nodes[static_cast<size_t>(e.to)]) {
       out.edges[j].route = EdgeRoute::Aside;
     } else {
-      edges[j] = agedge(g, nodes[static_cast<size_t>(e.from)], nodes[static_cast<size_t>(e.to)], nullptr, 1);
+      // Back edges (to an earlier index) are given to dot reversed, so it sees a DAG: dot 2.42
+      // leaks the virtual edges it makes when it breaks cycles itself (acyclic()).
+      const bool back = e.from > e.to;
+      edges[j] = agedge(g, nodes[static_cast<size_t>(back ? e.to : e.from)], nodes[static_cast<size_t>(back ? e.from : e.to)],
+                        nullptr, 1);
       setValue(edges[j], weight, std::to_string(std::max(1, e.weight)));
     }
   }

@@ -114,54 +114,44 @@ void spreadPorts(const std::vector<Rect>& boxes, std::vector<std::vector<Point>*
   }
 }
 
-}  // namespace
-
-Result<Layout> layeredLayout(const LayoutGraph& graph, const LayeredOptions& options, const CancelFlag* cancel) {
-  const auto start = std::chrono::steady_clock::now();
-  Layout out;
-  out.engine = LayoutEngine::Layered;
-  out.boxes.resize(graph.nodes.size());
-  out.edges.resize(graph.edges.size());
-  std::vector<int32_t> flowOf;
-  std::vector<FlowEdge> flows = classifyEdges(graph, out, flowOf);
-  const std::vector<int32_t> layerOf = assignLayers(graph, flows);
-  if (cancelled(cancel)) return cancelledError();
-
-  // The proper layered graph: real boxes first (internal id = position among non-aside boxes).
+// The proper layered graph: real boxes first (internal[v] = position among non-aside boxes), then
+// a dummy per layer crossed by each flow edge that is not Stubbed (recorded in its chain).
+LayeredGraph buildLayered(const LayoutGraph& graph, const std::vector<int32_t>& layerOf, std::vector<FlowEdge>& flows,
+                          int32_t maxSpan, std::vector<int32_t>& internal) {
   LayeredGraph lg;
-  std::vector<int32_t> internal(graph.nodes.size(), -1);
+  internal.assign(graph.nodes.size(), -1);
   for (size_t v = 0; v < graph.nodes.size(); ++v)
     if (!graph.nodes[v].aside) internal[v] = lg.addNode(layerOf[v], graph.nodes[v].width, graph.nodes[v].height, false);
   for (FlowEdge& f : flows) {
     const int32_t a = layerOf[static_cast<size_t>(f.from)], b = layerOf[static_cast<size_t>(f.to)];
-    if (b - a > options.maxSpan) continue;  // Stubbed
+    if (b - a > maxSpan) continue;  // Stubbed
     f.chain.push_back(internal[static_cast<size_t>(f.from)]);
     for (int32_t l = a + 1; l < b; ++l) f.chain.push_back(lg.addNode(l, kDummyWidth, 0, true));
     f.chain.push_back(internal[static_cast<size_t>(f.to)]);
     for (size_t k = 0; k + 1 < f.chain.size(); ++k) lg.segments.push_back({f.chain[k], f.chain[k + 1], f.weight});
   }
   lg.finishAdjacency();
-  layered::initialOrder(lg);
-  const int64_t crossings = layered::minimizeCrossings(lg, options.sweeps, cancel);
-  if (crossings < 0) return cancelledError();
-  const std::vector<double> x = layered::assignCoordinates(lg, options.nodeSpacing, options.coordinatePasses);
-  if (cancelled(cancel)) return cancelledError();
+  return lg;
+}
 
-  std::vector<double> layerTop(static_cast<size_t>(lg.numLayers), 0), layerHeight(static_cast<size_t>(lg.numLayers), 0);
-  for (int32_t v = 0; v < lg.size(); ++v)
-    layerHeight[static_cast<size_t>(lg.layer[static_cast<size_t>(v)])] =
-        std::max(layerHeight[static_cast<size_t>(lg.layer[static_cast<size_t>(v)])], lg.height[static_cast<size_t>(v)]);
-  for (size_t l = 1; l < layerTop.size(); ++l) layerTop[l] = layerTop[l - 1] + layerHeight[l - 1] + options.layerSpacing;
-  double mainLeft = std::numeric_limits<double>::max();
+// Boxes from x and the layers' tops; returns the leftmost box edge (0 when there is none).
+double placeBoxes(const LayoutGraph& graph, const LayeredGraph& lg, const std::vector<int32_t>& internal,
+                  const std::vector<double>& x, const std::vector<double>& layerTop, Layout& out) {
+  double left = std::numeric_limits<double>::max();
   for (size_t v = 0; v < graph.nodes.size(); ++v) {
     if (internal[v] < 0) continue;
     const auto i = static_cast<size_t>(internal[v]);
     out.boxes[v] = {x[i] - lg.width[i] / 2, layerTop[static_cast<size_t>(lg.layer[i])], lg.width[i], lg.height[i]};
-    mainLeft = std::min(mainLeft, out.boxes[v].x);
+    left = std::min(left, out.boxes[v].x);
   }
-  if (mainLeft == std::numeric_limits<double>::max()) mainLeft = 0;
+  return left == std::numeric_limits<double>::max() ? 0 : left;
+}
 
-  // Routes, in layout direction first; reversed ones are turned around after the ports spread.
+// Polylines through each chain's dummies (two points where the layer has height, so the line
+// stays clear of the layer's boxes), ports spread, reversed edges turned back; Stubbed routes.
+void routeFlows(const LayoutGraph& graph, const LayeredGraph& lg, const std::vector<FlowEdge>& flows,
+                const std::vector<int32_t>& flowOf, const std::vector<double>& x, const std::vector<double>& layerTop,
+                const std::vector<double>& layerHeight, Layout& out) {
   std::vector<std::vector<Point>> flowPoints(flows.size());
   std::vector<std::vector<Point>*> outgoing, incoming;
   std::vector<int32_t> outBox, inBox;
@@ -196,6 +186,35 @@ Result<Layout> layeredLayout(const LayoutGraph& graph, const LayeredOptions& opt
     r.points = p;
     if (r.reversed) std::reverse(r.points.begin(), r.points.end());
   }
+}
+
+}  // namespace
+
+Result<Layout> layeredLayout(const LayoutGraph& graph, const LayeredOptions& options, const CancelFlag* cancel) {
+  const auto start = std::chrono::steady_clock::now();
+  Layout out;
+  out.engine = LayoutEngine::Layered;
+  out.boxes.resize(graph.nodes.size());
+  out.edges.resize(graph.edges.size());
+  std::vector<int32_t> flowOf, internal;
+  std::vector<FlowEdge> flows = classifyEdges(graph, out, flowOf);
+  const std::vector<int32_t> layerOf = assignLayers(graph, flows);
+  if (cancelled(cancel)) return cancelledError();
+  LayeredGraph lg = buildLayered(graph, layerOf, flows, options.maxSpan, internal);
+  layered::initialOrder(lg);
+  const int64_t crossings = layered::minimizeCrossings(lg, options.sweeps, cancel);
+  if (crossings < 0) return cancelledError();
+  const std::vector<double> x = layered::assignCoordinates(lg, options.nodeSpacing, options.coordinatePasses);
+  if (cancelled(cancel)) return cancelledError();
+
+  std::vector<double> layerTop(static_cast<size_t>(lg.numLayers), 0), layerHeight(static_cast<size_t>(lg.numLayers), 0);
+  for (int32_t v = 0; v < lg.size(); ++v) {
+    double& h = layerHeight[static_cast<size_t>(lg.layer[static_cast<size_t>(v)])];
+    h = std::max(h, lg.height[static_cast<size_t>(v)]);
+  }
+  for (size_t l = 1; l < layerTop.size(); ++l) layerTop[l] = layerTop[l - 1] + layerHeight[l - 1] + options.layerSpacing;
+  const double mainLeft = placeBoxes(graph, lg, internal, x, layerTop, out);
+  routeFlows(graph, lg, flows, flowOf, x, layerTop, layerHeight, out);
   placeAsideColumn(graph, out, mainLeft, options.asideGap, options.nodeSpacing / 2);
   normalizeLayout(out);
   out.crossings = crossings;

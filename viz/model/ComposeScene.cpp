@@ -26,7 +26,6 @@ class SceneComposer {
     const size_t groups = t_.groups().size();
     childIndex_.assign(groups, -1);
     origin_.assign(groups, Point{});
-    placed_.assign(groups, false);
     for (const Group& g : t_.groups())
       for (size_t c = 0; c < g.children.size(); ++c)
         if (g.children[c].isGroup) childIndex_[static_cast<size_t>(g.children[c].index)] = static_cast<int32_t>(c);
@@ -64,7 +63,6 @@ class SceneComposer {
   void placeGroup(int32_t g, Point origin, int32_t depth) {
     auto layout = v_.layoutOf(g);
     origin_[static_cast<size_t>(g)] = origin;
-    placed_[static_cast<size_t>(g)] = true;
     const auto& children = t_.group(g).children;
     for (size_t c = 0; c < children.size(); ++c) {
       const Rect box = layout->layout.boxes[c].translated(origin.x, origin.y);
@@ -261,7 +259,6 @@ class SceneComposer {
   Scene s_;
   std::vector<int32_t> childIndex_;
   std::vector<Point> origin_;
-  std::vector<bool> placed_;
   std::vector<ItemPlace> places_;  // per item
   std::vector<int32_t> matchCount_, selectedCount_;
   std::unordered_set<int32_t> selected_, matched_;

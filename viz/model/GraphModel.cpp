@@ -110,6 +110,43 @@ std::vector<SavedValue> savedValues(const Dump& dump, const PairNames& names, bo
   return out;
 }
 
+// Which graph of a forward/backward pair a model is for, and the pair's forward graph.
+struct GraphPlace {
+  bool isForward = false, isBackward = false, isJoint = false;
+  const Graph* forward = nullptr;
+};
+
+// Side: the stage tag, else the graph, else (a joint) whether the forward has the name. Role:
+// tangents by name; saved values by name, as the graph sees them; recomputed forward ops in the
+// backward (tagged "forward", or the forward's op of the same name).
+void markPartition(NodeInfo& info, const Node& n, const GraphPlace& where,
+                   const std::unordered_map<std::string_view, int32_t>& savedIndex) {
+  if (n.stage == "forward") info.side = Side::Forward;
+  else if (n.stage == "backward") info.side = Side::Backward;
+  else if (where.isForward) info.side = Side::Forward;
+  else if (where.isBackward) info.side = Side::Backward;
+  else if (where.isJoint && n.kind != NodeKind::Output) info.side = where.forward->find(n.name) ? Side::Forward : Side::Backward;
+  if (isTangentName(n.name) && n.kind == NodeKind::Placeholder) {
+    info.side = Side::Backward;
+    info.role = PartitionRole::Tangent;
+  }
+  auto saved = savedIndex.find(n.name);
+  if (saved != savedIndex.end()) {
+    info.savedIndex = saved->second;
+    if (where.isForward) info.role = PartitionRole::SavedForBackward;
+    else if (where.isBackward && n.kind == NodeKind::Placeholder) info.role = PartitionRole::SavedInput;
+    else if (where.isJoint) info.role = PartitionRole::CrossesCut;
+    else info.savedIndex = -1;
+  }
+  if (where.isBackward && n.kind == NodeKind::Call && info.role == PartitionRole::None) {
+    auto same = where.forward->find(n.name);
+    if (n.stage == "forward" || (same && where.forward->node(*same).target == n.target)) {
+      info.role = PartitionRole::Recomputed;
+      info.side = Side::Forward;
+    }
+  }
+}
+
 }  // namespace
 
 std::string metaText(const Value& val, bool atHints) {
@@ -143,10 +180,11 @@ Result<GraphModel> GraphModel::build(const Dump& dump, std::string_view graphNam
   m.dump_ = &dump;
   m.graph_ = graph;
   const PairNames names = pairNames(dump);
-  const bool isForward = !names.forward.empty() && m.name_ == names.forward;
-  const bool isBackward = !names.backward.empty() && m.name_ == names.backward;
-  const bool isJoint = !names.forward.empty() && m.name_ == names.joint;
-  const Graph* fwd = names.forward.empty() ? nullptr : dump.graph(names.forward);
+  GraphPlace where;
+  where.isForward = !names.forward.empty() && m.name_ == names.forward;
+  where.isBackward = !names.backward.empty() && m.name_ == names.backward;
+  where.isJoint = !names.forward.empty() && m.name_ == names.joint;
+  where.forward = names.forward.empty() ? nullptr : dump.graph(names.forward);
   m.saved_ = savedValues(dump, names, &m.savedInferred_);
   std::unordered_map<std::string_view, int32_t> savedIndex;
   for (size_t i = 0; i < m.saved_.size(); ++i) savedIndex.emplace(m.saved_[i].name, static_cast<int32_t>(i));
@@ -179,41 +217,17 @@ Result<GraphModel> GraphModel::build(const Dump& dump, std::string_view graphNam
     for (int32_t u : info.inputs) m.nodes_[static_cast<size_t>(u)].users.push_back(info.index);
     m.numEdges_ += static_cast<int64_t>(info.inputs.size());
 
-    // Side: the stage tag, else the graph, else (a joint) whether the forward has the name.
-    if (n.stage == "forward") info.side = Side::Forward;
-    else if (n.stage == "backward") info.side = Side::Backward;
-    else if (isForward) info.side = Side::Forward;
-    else if (isBackward) info.side = Side::Backward;
-    else if (isJoint && n.kind != NodeKind::Output) info.side = fwd->find(n.name) ? Side::Forward : Side::Backward;
-    if (isTangentName(n.name) && n.kind == NodeKind::Placeholder) {
-      info.side = Side::Backward;
-      info.role = PartitionRole::Tangent;
-    }
-    auto saved = savedIndex.find(n.name);
-    if (saved != savedIndex.end()) {
-      info.savedIndex = saved->second;
-      if (isForward) info.role = PartitionRole::SavedForBackward;
-      else if (isBackward && n.kind == NodeKind::Placeholder) info.role = PartitionRole::SavedInput;
-      else if (isJoint) info.role = PartitionRole::CrossesCut;
-      else info.savedIndex = -1;
-    }
-    if (isBackward && n.kind == NodeKind::Call && info.role == PartitionRole::None) {
-      auto same = fwd->find(n.name);
-      if (n.stage == "forward" || (same && fwd->node(*same).target == n.target)) {
-        info.role = PartitionRole::Recomputed;
-        info.side = Side::Forward;
-      }
-    }
+    markPartition(info, n, where, savedIndex);
     if (info.side == Side::Forward) m.hasForward_ = true;
     if (info.side == Side::Backward) m.hasBackward_ = true;
   }
   if (dump.shapeEnv) {
     const auto& guards = dump.shapeEnv->guards();
     for (size_t g = 0; g < guards.size(); ++g) {
-      const sym::GuardContext& where = guards[g].where;
-      if (where.node.empty()) continue;
-      if ((isBackward && where.stage == "aot-forward") || (isForward && where.stage == "aot-backward")) continue;
-      const int32_t at = m.find(where.node);
+      const sym::GuardContext& context = guards[g].where;
+      if (context.node.empty()) continue;
+      if ((where.isBackward && context.stage == "aot-forward") || (where.isForward && context.stage == "aot-backward")) continue;
+      const int32_t at = m.find(context.node);
       if (at >= 0) m.nodes_[static_cast<size_t>(at)].guards.push_back(static_cast<int32_t>(g));
     }
   }

@@ -3,6 +3,7 @@
 #include "viz/model/Grouping.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <unordered_map>
@@ -138,8 +139,9 @@ class GroupBuilder {
         return;
       }
     }
-    for (size_t s = 0; s < nodes.size(); s += static_cast<size_t>(o_.maxChildren)) {
-      const size_t e = std::min(nodes.size(), s + static_cast<size_t>(o_.maxChildren));
+    const size_t chunk = balancedChunk(nodes.size());
+    for (size_t s = 0; s < nodes.size(); s += chunk) {
+      const size_t e = std::min(nodes.size(), s + chunk);
       const int32_t sec = newGroup(GroupKind::Section, g, "");
       place(sec, std::vector<int32_t>(nodes.begin() + static_cast<std::ptrdiff_t>(s), nodes.begin() + static_cast<std::ptrdiff_t>(e)));
     }
@@ -162,15 +164,31 @@ class GroupBuilder {
     return findRepeatRun(ops, inputs, ro);
   }
 
+  // Sections of nodes: equal sizes, as few as the cap allows (1,200 nodes: 3 x 400).
+  size_t balancedChunk(size_t n) const {
+    const auto cap = static_cast<size_t>(o_.maxChildren);
+    const size_t sections = (n + cap - 1) / cap;
+    return (n + sections - 1) / sections;
+  }
+  // Sections of children (groups and nodes): about sqrt(n) sections of sqrt(n) each, so both
+  // levels stay browsable - 686 blocks make 27 sections of 26, not 2 of 343.
+  size_t childChunk(size_t n) const {
+    const auto cap = static_cast<size_t>(o_.maxChildren);
+    const auto root = static_cast<size_t>(std::ceil(std::sqrt(static_cast<double>(n))));
+    const size_t sections = std::max((n + cap - 1) / cap, root);
+    return std::max<size_t>(1, (n + sections - 1) / sections);
+  }
+
   // Wraps runs of children into sections until no group has more than maxChildren.
   void capChildren(int32_t g) {
     const auto cap = static_cast<size_t>(o_.maxChildren);
     while (t_.groups_[static_cast<size_t>(g)].children.size() > cap) {
       std::vector<GroupChild> kids = std::move(t_.groups_[static_cast<size_t>(g)].children);
       t_.groups_[static_cast<size_t>(g)].children.clear();
-      for (size_t s = 0; s < kids.size(); s += cap) {
+      const size_t chunk = childChunk(kids.size());
+      for (size_t s = 0; s < kids.size(); s += chunk) {
         const int32_t sec = newGroup(GroupKind::Section, g, "");
-        for (size_t k = s; k < std::min(kids.size(), s + cap); ++k) {
+        for (size_t k = s; k < std::min(kids.size(), s + chunk); ++k) {
           t_.groups_[static_cast<size_t>(sec)].children.push_back(kids[k]);
           if (kids[k].isGroup) t_.groups_[static_cast<size_t>(kids[k].index)].parent = sec;
           else t_.nodeGroup_[static_cast<size_t>(kids[k].index)] = sec;

@@ -13,7 +13,8 @@
 //      nodes before and after are grouped again by the same rules.
 //   4. Sections: consecutive runs of at most maxChildren nodes in graph order, nested when there
 //      are more than maxChildren sections.
-// A group with more than maxChildren children after this is split into sections of children.
+// A group with more than maxChildren children after this is split into about sqrt(n) sections of
+// about sqrt(n) children each (nested again if that is still over the cap).
 // A group's children are its member nodes and child groups, ordered by first node (graph order).
 //
 // Structural hash: over the group's children in order - a node by its op, kind and where each
