@@ -1,6 +1,7 @@
 // GroupTree: sides, module paths, repeated blocks, sections; children capped; structural hashes
 // (Grouping.h).
 #include "viz/model/Grouping.h"
+#include "viz/model/HashMix.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,12 +26,7 @@ std::string_view groupKindName(GroupKind k) {
 
 namespace {
 
-uint64_t mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  h ^= h >> 31;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  return h ^ (h >> 29);
-}
+uint64_t mix(uint64_t h, uint64_t v) { return hashMix(h, v); }
 
 // A module path's trie, before it becomes groups: nodes directly at each path, child paths.
 struct ModuleTrie {

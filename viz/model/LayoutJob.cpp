@@ -1,6 +1,7 @@
 // LayoutJob: the edges between a group's children, the cache key, and running a job
 // (LayoutJob.h).
 #include "viz/model/LayoutJob.h"
+#include "viz/model/HashMix.h"
 
 #include <algorithm>
 #include <cstring>
@@ -45,12 +46,7 @@ std::vector<LayoutEdge> childEdges(const GraphModel& model, const GroupTree& tre
 }
 
 namespace {
-uint64_t mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  h ^= h >> 31;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  return h ^ (h >> 29);
-}
+uint64_t mix(uint64_t h, uint64_t v) { return hashMix(h, v); }
 uint64_t bits(double d) {
   uint64_t b;
   std::memcpy(&b, &d, sizeof b);
