@@ -8,6 +8,7 @@
 
 #include "engine/graph/GraphPrinter.h"
 #include "engine/symbolic/ShapeEnv.h"
+#include "engine/tensor/Storage.h"
 #include "viz/gui/DumpLoader.h"
 #include "viz/model/DumpModel.h"
 
@@ -43,11 +44,6 @@ QString aliasing(const GraphModel& g, int32_t graph, const NodeInfo& n) {
   return out.join(QStringLiteral(", "));
 }
 
-QString bytesText(int64_t bytes) {
-  if (bytes >= (1 << 20)) return QStringLiteral("%1 MiB").arg(static_cast<double>(bytes) / (1 << 20), 0, 'f', 1);
-  if (bytes >= 1024) return QStringLiteral("%1 KiB").arg(static_cast<double>(bytes) / 1024, 0, 'f', 1);
-  return QStringLiteral("%1 B").arg(bytes);
-}
 
 }  // namespace
 
@@ -67,7 +63,7 @@ QString nodeReportHtml(const DumpModel& model, int32_t graph, int32_t index, con
     if (n.savedIndex >= 0 && static_cast<size_t>(n.savedIndex) < g.saved().size()) {
       const SavedValue& s = g.saved()[static_cast<size_t>(n.savedIndex)];
       role += QStringLiteral(": <code>%1</code>").arg(esc(s.metaEval));
-      if (s.bytes > 0) role += QStringLiteral(", %1").arg(bytesText(s.bytes));
+      if (s.bytes > 0) role += QStringLiteral(", %1").arg(QString::fromStdString(humanBytes(static_cast<uint64_t>(s.bytes))));
       if (g.savedInferred()) role += QStringLiteral(" (inferred: the dump has no partition section)");
     }
     html += row(QStringLiteral("partition"), role);

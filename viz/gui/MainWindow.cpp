@@ -22,8 +22,6 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <fstream>
-
 #include "engine/dump/Dump.h"
 #include "engine/graph/GraphPrinter.h"
 #include "viz/gui/FindPanel.h"
@@ -426,9 +424,8 @@ bool MainWindow::exportView(const QString& path, bool wholeGraph) {
 bool MainWindow::exportDot(const QString& path) {
   auto* t = currentTab();
   if (!t) return false;
-  std::ofstream out(path.toStdString());
-  out << graphToDot(t->model().graph(), t->model().graphName());
-  return static_cast<bool>(out);
+  // Atomically, like every file Fathom writes: a failed export never leaves half a file.
+  return writeFileAtomically(path.toStdString(), graphToDot(t->model().graph(), t->model().graphName())).ok();
 }
 
 void MainWindow::exportDialog(bool wholeGraph) {
