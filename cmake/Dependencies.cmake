@@ -1,8 +1,9 @@
-# Finds what Fathom needs. Required: nlohmann/json, CLI11, OpenBLAS, GoogleTest, Threads.
+# Finds what Fathom needs. Required: nlohmann/json, simdjson, CLI11, OpenBLAS, GoogleTest, Threads.
 # Optional parts are options that default to ON when their packages are found; the summary at
 # the end of configure says what is enabled.
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED CONFIG)
+find_package(simdjson 3.0 REQUIRED CONFIG)  # reading dumps; nlohmann writes them
 find_package(CLI11 REQUIRED CONFIG)
 set(BLA_VENDOR OpenBLAS)
 find_package(BLAS REQUIRED)

@@ -14,6 +14,7 @@
 #include "engine/dump/Dump.h"
 #include "engine/dump/DumpStreamReader.h"
 #include "engine/dump/DumpValueReader.h"
+#include "engine/dump/JsonEvents.h"
 #include "engine/dump/JsonText.h"
 #include "engine/dump/PartitionJson.h"
 #include "engine/dump/ShapeEnvJson.h"
@@ -195,6 +196,10 @@ Result<json> parseJson(std::string_view text, const std::string& label, const Du
   if (auto depth = checkJsonDepth(text, options.maxDepth); !depth.ok()) {
     return invalidInput(depth.error().message, label);
   }
+  json doc;
+  if (dumpread::buildJsonDom(text, options.maxDepth, doc)) return doc;
+  // simdjson refused it (or something rare it reads differently): nlohmann decides, and names
+  // line and column.
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {
@@ -221,13 +226,10 @@ std::optional<Dump> readStreamed(StreamedDump& streamed, const SideFileRoot& sid
 }  // namespace
 
 Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpReadOptions& options) {
-  if (auto depth = checkJsonDepth(text, options.maxDepth); !depth.ok())
-    return invalidInput(depth.error().message, label);
-  // Symbolic dumps go to the DOM reader, which reads the shape_env before the graphs.
-  // So do partitioned ones (the partition refers to the graphs).
-  const bool symbolic = text.find("\"shape_env\"") != std::string_view::npos ||
-                        text.find("\"partition\"") != std::string_view::npos;
-  if (auto streamed = symbolic ? std::nullopt : dumpread::streamDump(text)) {
+  // Symbolic dumps (a shape_env) and anything deeper than options.maxDepth make the streaming
+  // reader give up; the DOM reader then checks the depth first, and reads the shape_env before
+  // the graphs.
+  if (auto streamed = dumpread::streamDump(text, options.maxDepth)) {
     if (auto dump = readStreamed(*streamed, sideFileRoot(label, options))) return std::move(*dump);
   }
   return dumpread::parseDumpDomOnly(text, label, options);

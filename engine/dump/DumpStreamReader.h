@@ -1,6 +1,6 @@
 // Internal to engine/dump: the fast path of parseDump. A 100,000-node dump is ~22 MB of JSON;
 // building its whole DOM cost more than half the load time and most of the memory. This reader
-// streams the text once (nlohmann's SAX interface): every node of /graphs/<name>/nodes is built
+// streams the text once (SAX events from simdjson, JsonEvents.h): every node of /graphs/<name>/nodes is built
 // straight from its events (NodeEventBuilder.h), with no DOM of its own; the rest of the
 // document (format, producer, inputs, ...) is kept as a DOM "skeleton".
 //
@@ -30,7 +30,7 @@ struct StreamedDump {
 };
 
 // The streamed document, or nullopt when the DOM reader must take over (see above).
-std::optional<StreamedDump> streamDump(std::string_view text);
+std::optional<StreamedDump> streamDump(std::string_view text, int maxDepth);
 
 // parseDump without the streaming path: what every input must give on either path. For tests
 // (DumpStreamReaderTest) that compare the two; defined in DumpReader.cpp.

@@ -30,7 +30,8 @@ struct KeyTable {
 
 }  // namespace
 
-void NodeEventBuilder::begin() {
+void NodeEventBuilder::begin(const Graph& graph) {
+  graph_ = &graph;
   node_ = Node{};
   hasName_ = hasKind_ = hasOp_ = false;
   frames_.clear();
@@ -265,9 +266,9 @@ bool NodeEventBuilder::finishTagged(Frame& f, Value& out) {
   const std::string& tag = f.text;
   const std::string& text = f.value;
   if (tag == "node") {
-    auto it = names_.find(text);
-    if (it == names_.end()) return false;  // unknown, or a later node: the DOM path decides
-    out = NodeRef{it->second};
+    auto ref = graph_->find(text);
+    if (!ref) return false;  // unknown, or a later node: the DOM path decides
+    out = *ref;
   } else if (tag == "dtype") {
     auto t = parseDType(text);
     if (!t) return false;

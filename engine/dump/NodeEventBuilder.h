@@ -19,11 +19,11 @@ namespace fathom::dumpread {
 
 class NodeEventBuilder {
  public:
-  // `names`: the nodes before this one in its graph, which {"node": ...} may refer to.
-  explicit NodeEventBuilder(const NameIndex& names) : names_(names) { frames_.reserve(16); }
+  NodeEventBuilder() { frames_.reserve(16); }
 
-  // Starts a node: the caller saw the start_object of an element of a nodes array.
-  void begin();
+  // Starts a node: the caller saw the start_object of an element of a nodes array. `graph`
+  // holds the nodes before this one, which {"node": ...} may refer to.
+  void begin(const Graph& graph);
   bool done() const { return frames_.empty(); }
   Node take() { return std::move(node_); }
 
@@ -66,7 +66,7 @@ class NodeEventBuilder {
   bool finishTagged(Frame& f, Value& out);
   bool finishTensor();
 
-  const NameIndex& names_;
+  const Graph* graph_ = nullptr;
   std::vector<Frame> frames_;
   Node node_;
   bool hasName_ = false, hasKind_ = false, hasOp_ = false;

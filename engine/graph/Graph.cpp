@@ -16,15 +16,15 @@ std::string_view nodeKindName(NodeKind k) {
 
 NodeRef Graph::append(Node node) {
   const auto index = static_cast<int32_t>(nodes_.size());
-  index_.emplace(node.name, index);  // a duplicate keeps the first; verify() reports it
   nodes_.push_back(std::move(node));
+  index_.insert(index, nameOf());  // a duplicate keeps the first; verify() reports it
   return NodeRef{index};
 }
 
 std::optional<NodeRef> Graph::find(std::string_view name) const {
-  auto it = index_.find(name);
-  if (it == index_.end()) return std::nullopt;
-  return NodeRef{it->second};
+  const int32_t index = index_.find(name, nameOf());
+  if (index < 0) return std::nullopt;
+  return NodeRef{index};
 }
 
 std::string Graph::uniqueName(std::string_view base) {
@@ -160,12 +160,17 @@ Status verifyCall(const std::vector<Node>& nodes, const Node& n) {
 }  // namespace
 
 Status Graph::verify() const {
+  // Names are unique when each maps to its own node in the index (which keeps a name's first
+  // node). That needs no table of its own; a stale index or a repeat falls back to counting.
+  bool namesUnique = index_.size() == nodes_.size();
+  for (size_t i = 0; namesUnique && i < nodes_.size(); ++i)
+    namesUnique = index_.find(nodes_[i].name, nameOf()) == static_cast<int32_t>(i);
   std::unordered_set<std::string_view> names;
   bool seenCall = false;
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const Node& n = nodes_[i];
     if (n.name.empty()) return invalidInput("node " + std::to_string(i) + " has no name");
-    if (!names.insert(n.name).second) return invalidInput("duplicate node name", at(n));
+    if (!namesUnique && !names.insert(n.name).second) return invalidInput("duplicate node name", at(n));
     std::string refProblem;
     forEachNodeRef(n, [&](NodeRef r) {
       if (!refProblem.empty()) return;

@@ -17,6 +17,7 @@
 
 #include "engine/core/Result.h"
 #include "engine/core/StringHash.h"
+#include "engine/graph/NodeIndexByName.h"
 #include "engine/ops/OpRegistry.h"
 #include "engine/ops/OpSchema.h"
 #include "engine/ops/Value.h"
@@ -58,7 +59,7 @@ class Graph {
   // Room for `n` nodes, so building a large graph does not move nodes or rehash names.
   void reserve(size_t n) {
     nodes_.reserve(n);
-    index_.reserve(n);
+    index_.reserve(n, nameOf());
   }
   // Appends a node; its name must be new. Returns its reference.
   NodeRef append(Node node);
@@ -80,8 +81,15 @@ class Graph {
   std::vector<std::vector<int32_t>> users() const;
 
  private:
+  // The index reads names from nodes_ by position, so it survives nodes_ moving.
+  struct NameOf {
+    const std::vector<Node>* nodes;
+    std::string_view operator()(int32_t i) const { return (*nodes)[static_cast<size_t>(i)].name; }
+  };
+  NameOf nameOf() const { return {&nodes_}; }
+
   std::vector<Node> nodes_;
-  StringMap<int32_t> index_;
+  NodeIndexByName index_;
   StringMap<int64_t> nextSuffix_;  // base name -> next suffix uniqueName tries
 };
 

@@ -1,6 +1,8 @@
 // libFuzzer entry for the dump reader: any bytes must load or fail with an error (never crash,
-// never trip a sanitizer), and a dump that loads must round-trip: its canonical text loads again
-// and serializes to the same bytes. A round-trip mismatch aborts, so libFuzzer keeps the input.
+// never trip a sanitizer); the fast path (simdjson events, streamed nodes) must give what the
+// DOM reader alone gives, the same dump or the same error; and a dump that loads must
+// round-trip: its canonical text loads again and serializes to the same bytes. A mismatch
+// aborts, so libFuzzer keeps the input.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +10,7 @@
 #include <string_view>
 
 #include "engine/dump/Dump.h"
+#include "engine/dump/DumpStreamReader.h"
 
 namespace {
 
@@ -30,7 +33,15 @@ std::string firstDifference(const std::string& a, const std::string& b) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto dump = fathom::parseDump(text, "fuzz");
-  if (!dump.ok()) return 0;
+  auto dom = fathom::dumpread::parseDumpDomOnly(text, "fuzz");
+  if (dump.ok() != dom.ok())
+    roundTripFailure("the fast reader and the DOM reader disagree", std::string(text),
+                     dump.ok() ? "DOM reader: " + dom.error().str() : "fast reader: " + dump.error().str());
+  if (!dump.ok()) {
+    if (dump.error().str() != dom.error().str())
+      roundTripFailure("the two readers report different errors", std::string(text), dump.error().str() + "\n" + dom.error().str());
+    return 0;
+  }
 
   const std::string first = fathom::serializeDump(*dump);
   auto again = fathom::parseDump(first, "fuzz (serialized)");

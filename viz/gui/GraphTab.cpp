@@ -71,6 +71,7 @@ void GraphTab::schedule() {
     });
     watcher->setFuture(QtConcurrent::run([job, cancel = cancel_] { return runLayoutJob(job, cancel.get()); }));
   }
+  if (!jobs.empty()) Q_EMIT layoutStarted(running_);
 }
 
 void GraphTab::select(const std::vector<int32_t>& nodes, bool center) {

@@ -51,6 +51,8 @@ class GraphTab : public QWidget {
  Q_SIGNALS:
   void selectionChanged();
   void idleChanged();
+  // Layout jobs were started (`groups` of them now running); idleChanged follows when done.
+  void layoutStarted(int groups);
 
  private:
   void schedule();

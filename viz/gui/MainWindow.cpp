@@ -258,6 +258,14 @@ void MainWindow::setView(std::shared_ptr<const DumpView> view) {
     const GraphModel& g = view_->model->graphs()[i];
     auto* tab = new GraphTab(view_, static_cast<int32_t>(i), cache_, tabs_);
     connect(tab, &GraphTab::selectionChanged, this, &MainWindow::onSelectionChanged);
+    // Layout runs on worker threads; the status bar says so while it does (big groups take a
+    // moment) and the canvas shows the groups still waiting with dashed frames.
+    connect(tab, &GraphTab::layoutStarted, this, [this, tab](int groups) {
+      if (tab == currentTab()) statusBar()->showMessage(tr("Laying out %n group(s)…", "", groups));
+    });
+    connect(tab, &GraphTab::idleChanged, this, [this] {
+      if (statusBar()->currentMessage().startsWith(tr("Laying out"))) statusBar()->clearMessage();
+    });
     tabs_->addTab(tab, QStringLiteral("%1 (%2)").arg(QString::fromStdString(g.graphName())).arg(g.size()));
     if (g.graphName() == "joint") initial = static_cast<int>(i);
   }

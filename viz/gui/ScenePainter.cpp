@@ -143,6 +143,23 @@ void paintStubs(QPainter& p, const Scene& scene, const PaintOptions& o) {
   }
 }
 
+// Zoomed out, where the box's text would be too small: its name alone at a small fixed screen
+// size (8 px), if the box on screen has room for it, so an overview still says what is where.
+void paintNameOnly(QPainter& p, const QRectF& r, const SceneItem& item, const QFont& bold) {
+  const QRectF screen = p.transform().mapRect(r);
+  if (item.lines.empty() || screen.height() < 10 || screen.width() < 30) return;
+  p.save();
+  p.resetTransform();
+  QFont small = bold;
+  small.setPixelSize(8);
+  p.setFont(small);
+  p.setPen(item.dimmed ? QColor(150, 150, 150) : QColor(20, 20, 30));
+  const QRectF line = screen.adjusted(3, 0, -3, 0);
+  p.drawText(line, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
+             QFontMetricsF(small).elidedText(QString::fromStdString(item.lines.front()), Qt::ElideRight, line.width()));
+  p.restore();
+}
+
 void paintItems(QPainter& p, const Scene& scene, const PaintOptions& o) {
   const QFont base = p.font();
   QFont bold = base;
@@ -170,7 +187,11 @@ void paintItems(QPainter& p, const Scene& scene, const PaintOptions& o) {
       p.setBrush(Qt::NoBrush);
       p.drawRoundedRect(r.adjusted(-8, -8, 8, 8), 6, 6);
     }
-    if (!o.text || lineHeight * o.scale < 6) continue;
+    if (!o.text) continue;
+    if (lineHeight * o.scale < 6) {
+      paintNameOnly(p, r, item, bold);
+      continue;
+    }
     const int fit = static_cast<int>((r.height() - 4) / lineHeight);
     const int n = std::min<int>(fit, static_cast<int>(item.lines.size()));
     QColor textColor = item.dimmed ? QColor(150, 150, 150) : QColor(20, 20, 30);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <queue>
 #include <unordered_map>
 
 #include "viz/model/RepeatedBlocks.h"
@@ -223,6 +224,8 @@ class GroupBuilder {
       if (t_.groups_.size() > before) summarize(g);
     };
     visit(0);
+    childOf_.assign(m_.size(), -1);
+    for (size_t g = 0; g < t_.groups_.size(); ++g) orderByFlow(static_cast<int32_t>(g));
     std::vector<int32_t> stack{0};
     while (!stack.empty()) {
       const int32_t g = stack.back();
@@ -242,6 +245,54 @@ class GroupBuilder {
       }
       grp.structuralHash = structuralHash(static_cast<int32_t>(g));
     }
+  }
+
+  // Children in an order that data flows along: a topological order of the edges between them,
+  // ties and cycles broken by first node. Layouts draw edges from earlier to later children
+  // downward; by first node alone, a module whose parameters open the graph came before the
+  // activations feeding it (BERT's "attention" above hidden_states, every edge into it upward).
+  void orderByFlow(int32_t g) {
+    std::vector<GroupChild>& children = t_.groups_[static_cast<size_t>(g)].children;
+    const size_t k = children.size();
+    if (k < 2) return;
+    std::vector<std::vector<int32_t>> below(k);
+    for (size_t i = 0; i < k; ++i) {
+      below[i] = children[i].isGroup ? t_.nodesBelow(children[i].index) : std::vector<int32_t>{children[i].index};
+      for (int32_t n : below[i]) childOf_[static_cast<size_t>(n)] = static_cast<int32_t>(i);
+    }
+    std::vector<std::vector<int32_t>> users(k);
+    std::vector<int32_t> pending(k, 0);  // inputs from other children not yet placed
+    for (size_t i = 0; i < k; ++i)
+      for (int32_t n : below[i])
+        for (int32_t u : m_.node(n).inputs) {
+          const int32_t from = childOf_[static_cast<size_t>(u)];
+          if (from < 0 || from == static_cast<int32_t>(i)) continue;
+          users[static_cast<size_t>(from)].push_back(static_cast<int32_t>(i));
+          ++pending[i];
+        }
+    for (const auto& b : below)
+      for (int32_t n : b) childOf_[static_cast<size_t>(n)] = -1;
+    std::priority_queue<int32_t, std::vector<int32_t>, std::greater<>> ready;  // by first node
+    for (size_t i = 0; i < k; ++i)
+      if (pending[i] == 0) ready.push(static_cast<int32_t>(i));
+    std::vector<uint8_t> placed(k, 0);
+    std::vector<GroupChild> order;
+    order.reserve(k);
+    size_t earliest = 0;  // the first child not placed: where a cycle is broken
+    while (order.size() < k) {
+      if (ready.empty()) {
+        while (placed[earliest]) ++earliest;
+        ready.push(static_cast<int32_t>(earliest));
+      }
+      const auto i = static_cast<size_t>(ready.top());
+      ready.pop();
+      if (placed[i]) continue;
+      placed[i] = 1;
+      order.push_back(children[i]);
+      for (int32_t j : users[i])
+        if (!placed[static_cast<size_t>(j)] && --pending[static_cast<size_t>(j)] == 0) ready.push(j);
+    }
+    children = std::move(order);
   }
 
   // Over the nodes below g in graph order - op, kind, each input as a distance back within g or
@@ -272,6 +323,7 @@ class GroupBuilder {
   GroupTree t_;
   std::unordered_map<std::string, int32_t> opIds_;
   std::vector<int32_t> scratch_;
+  std::vector<int32_t> childOf_;  // orderByFlow: node -> position of the child holding it, or -1
 };
 
 GroupTree GroupTree::build(const GraphModel& model, const GroupingOptions& options) {

@@ -15,7 +15,10 @@
 //      are more than maxChildren sections.
 // A group with more than maxChildren children after this is split into about sqrt(n) sections of
 // about sqrt(n) children each (nested again if that is still over the cap).
-// A group's children are its member nodes and child groups, ordered by first node (graph order).
+// A group's children are its member nodes and child groups, in an order data flows along (a
+// topological order of the edges between them; ties, and cycles between groups that feed each
+// other, broken by first node), so layouts that draw edges from earlier to later children draw
+// them downward.
 //
 // Structural hash: over the group's children in order - a node by its op, kind and where each
 // input comes from (position within the group, or outside); a child group by its own hash - so
@@ -45,7 +48,7 @@ struct Group {
   int32_t parent = -1;            // -1 for the root
   int32_t depth = 0;              // root 0
   std::string label;              // "encoder.layer.3", "block 3", "forward", "nodes 500-999"
-  std::vector<GroupChild> children;  // in graph order; size() <= maxChildren
+  std::vector<GroupChild> children;  // in flow order (above); size() <= maxChildren
   int32_t firstNode = 0;          // smallest node index below
   int32_t numNodes = 0;           // nodes below, at any depth
   uint64_t structuralHash = 0;

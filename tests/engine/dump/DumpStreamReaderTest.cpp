@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/aot/AotCompile.h"
 #include "engine/dump/Dump.h"
 #include "engine/dump/DumpStreamReader.h"
+#include "samples/models/Models.h"
 #include "tests/TestDataDir.h"
 
 namespace fathom {
@@ -50,6 +52,33 @@ TEST(DumpStreamReader, SameResultAsDomReaderForEveryRepositoryFile) {
       EXPECT_EQ(streamed.error().code, dom.error().code);
     }
   }
+}
+
+// The fast path must stay the path of the usual dumps, AOT partitions included (they were sent
+// to the DOM reader once); only symbolic dumps need the DOM reader's order.
+TEST(DumpStreamReader, StreamsUsualDumpsAndLeavesSymbolicOnesToTheDomReader) {
+  for (const char* file : {"samples/mlp.fathom.json", "samples/bert.fathom.json", "tests/data/torch-mlp-aot.fathom.json"}) {
+    SCOPED_TRACE(file);
+    auto text = readFile((fs::path(FATHOM_TEST_DATA_DIR) / file).string());
+    ASSERT_TRUE(text.ok());
+    EXPECT_TRUE(dumpread::streamDump(*text, 64).has_value());
+  }
+  // A static AOT trace: joint, forward, backward and the partition.
+  auto model = models::buildModel("mlp", {.layers = 2, .batch = 4});
+  ASSERT_TRUE(model.ok());
+  auto compiled = aot::aotCompile(**model, {});
+  ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+  ASSERT_TRUE(compiled->dump.partition != nullptr);
+  const std::string aotText = serializeDump(compiled->dump);
+  EXPECT_TRUE(dumpread::streamDump(aotText, 64).has_value());
+  auto fast = parseDump(aotText, "aot.fathom.json");
+  auto dom = dumpread::parseDumpDomOnly(aotText, "aot.fathom.json");
+  ASSERT_TRUE(fast.ok() && dom.ok());
+  EXPECT_EQ(serializeDump(*fast), serializeDump(*dom));
+  EXPECT_EQ(serializeDump(*fast), aotText);
+  auto symbolic = readFile((fs::path(FATHOM_TEST_DATA_DIR) / "tests/data/mlp-dynamic.fathom.json").string());
+  ASSERT_TRUE(symbolic.ok());
+  EXPECT_FALSE(dumpread::streamDump(*symbolic, 64).has_value());
 }
 
 }  // namespace

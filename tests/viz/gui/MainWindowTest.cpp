@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 
@@ -105,6 +106,39 @@ TEST(GuiMainWindow, SelectionOfASavedValueFollowsToTheBackward) {
 
 // The guards panel lists every guard and specialization; Z3 checks them in the background; an
 // explain with sizes that fail marks the failing guards.
+// Expanding a group lays it out on a worker thread: the status bar says so until it is done,
+// and the group's children are then on the canvas.
+TEST(GuiMainWindow, ExpandingShowsLayoutProgressInTheStatusBar) {
+  MainWindow w;
+  w.resize(1200, 800);
+  w.showLoaded(loadDumpForView(data("samples/bert.fathom.json")));
+  ASSERT_TRUE(settle(w));
+  const size_t before = w.currentTab()->canvas()->scene().items.size();
+  ASSERT_TRUE(w.expandGroup(QStringLiteral("attention")));
+  EXPECT_TRUE(w.statusBar()->currentMessage().startsWith(QStringLiteral("Laying out"))) << w.statusBar()->currentMessage().toStdString();
+  ASSERT_TRUE(settle(w));
+  EXPECT_FALSE(w.statusBar()->currentMessage().startsWith(QStringLiteral("Laying out")));
+  EXPECT_GT(w.currentTab()->canvas()->scene().items.size(), before);
+}
+
+// The collapsed BERT layer draws every edge downward: its "attention" module, whose parameters
+// open the graph, comes after hidden_states, which feeds it (it was laid out above it).
+TEST(GuiMainWindow, CollapsedModulesFollowTheDataFlow) {
+  MainWindow w;
+  w.resize(1200, 800);
+  w.showLoaded(loadDumpForView(data("samples/bert.fathom.json")));
+  ASSERT_TRUE(settle(w));
+  const Scene& scene = w.currentTab()->canvas()->scene();
+  const SceneItem* attention = nullptr;
+  const SceneItem* hidden = nullptr;
+  for (const SceneItem& item : scene.items) {
+    if (!item.lines.empty() && item.lines.front().starts_with("attention (")) attention = &item;
+    if (!item.lines.empty() && item.lines.front() == "hidden_states") hidden = &item;
+  }
+  ASSERT_TRUE(attention && hidden);
+  EXPECT_LT(hidden->box.y + hidden->box.height, attention->box.y);
+}
+
 TEST(GuiMainWindow, GuardsPanelChecksAndExplains) {
   MainWindow w;
   w.showLoaded(loadDumpForView(data("tests/data/mlp-dynamic.fathom.json")));
