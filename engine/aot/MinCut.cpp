@@ -36,28 +36,9 @@ using FlowGraph = boost::adjacency_list<
 
 constexpr long kInfinite = 10'000'000'000'000L;  // 10 TB: more than any real cut, far from overflow
 
-// Ops cheap enough to recompute in the backward (pointwise, views, size arithmetic, factories).
-bool isRecomputable(const Node& n) {
-  static const std::unordered_set<std::string_view> ops = {
-      "aten.add.Tensor", "aten.add.Scalar", "aten.sub.Tensor", "aten.sub.Scalar", "aten.rsub.Scalar",
-      "aten.rsub.Tensor", "aten.mul.Tensor", "aten.mul.Scalar", "aten.div.Tensor", "aten.div.Scalar",
-      "aten.neg.default", "aten.pow.Tensor_Scalar", "aten.exp.default", "aten.log.default", "aten.sqrt.default",
-      "aten.rsqrt.default", "aten.abs.default", "aten.tanh.default", "aten.sigmoid.default", "aten.relu.default",
-      "aten.gelu.default", "aten.hardtanh.default", "aten.clamp.default", "aten.maximum.default",
-      "aten.minimum.default", "aten.where.self", "aten.masked_fill.Scalar", "aten.tril.default",
-      "aten.triu.default", "aten._to_copy.default", "aten.clone.default", "aten.eq.Tensor", "aten.eq.Scalar",
-      "aten.ne.Tensor", "aten.ne.Scalar", "aten.lt.Tensor", "aten.lt.Scalar", "aten.le.Tensor", "aten.le.Scalar",
-      "aten.gt.Tensor", "aten.gt.Scalar", "aten.ge.Tensor", "aten.ge.Scalar", "aten.logical_not.default",
-      "aten.view.default", "aten._unsafe_view.default", "aten._reshape_alias.default", "aten.reshape.default",
-      "aten.permute.default", "aten.transpose.int", "aten.t.default", "aten.expand.default",
-      "aten.unsqueeze.default", "aten.squeeze.dim", "aten.squeeze.default", "aten.slice.Tensor",
-      "aten.select.int", "aten.alias.default", "aten.detach.default", "aten.sym_size.default", "operator.add",
-      "operator.sub", "operator.mul", "operator.floordiv", "aten.full.default", "aten.zeros.default",
-      "aten.ones.default", "aten.arange.default", "aten.arange.start", "aten.zeros_like.default",
-      "aten.ones_like.default", "aten.full_like.default", "aten.empty_like.default", "aten.fill.Scalar",
-      "aten.new_zeros.default", "getitem"};
-  return n.kind == NodeKind::Call && ops.count(n.target) > 0;
-}
+// Ops cheap enough to recompute in the backward (pointwise, views, size arithmetic, factories):
+// tagged Recomputable in engine/ops/OpTagTable.cpp.
+bool isRecomputable(const Node& n) { return tagsOf(n).has(OpTag::Recomputable); }
 
 class Network {
  public:

@@ -5,6 +5,11 @@
 
 namespace fathom {
 
+OpTags tagsOf(const Node& n) {
+  if (n.kind != NodeKind::Call) return {};
+  return n.op ? n.op->tags : unregisteredOpTags(n.target);
+}
+
 std::string_view nodeKindName(NodeKind k) {
   switch (k) {
     case NodeKind::Placeholder: return "placeholder";

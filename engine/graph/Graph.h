@@ -93,6 +93,10 @@ class Graph {
   StringMap<int64_t> nextSuffix_;  // base name -> next suffix uniqueName tries
 };
 
+// The tags of a node's op: its OpDef's, or for an op this build does not register (an opaque
+// node) what the table knows of it by name (OpTags.h). None for placeholders and the output.
+OpTags tagsOf(const Node& n);
+
 // Every NodeRef inside a value, depth first.
 void forEachNodeRef(const Value& v, const std::function<void(NodeRef)>& fn);
 void forEachNodeRef(const Node& n, const std::function<void(NodeRef)>& fn);

@@ -29,11 +29,6 @@ bool returnsAlias(const OpDef& op) {
   return false;
 }
 
-// Ops whose result is sometimes a view and sometimes not (contiguous returns self when it can;
-// _unsafe_view is a view its schema does not admit to): aliasing says nothing about them.
-bool mayAlias(const std::string& op) {
-  return op == "aten.contiguous.default" || op == "aten.reshape.default" || op == "aten._unsafe_view.default";
-}
 
 
 }  // namespace
@@ -167,7 +162,8 @@ void DebugInterpreter::compare(const Node& node, const Value& recorded, const Va
 
 void DebugInterpreter::checkAlias(const Node& node, const Value& real) {
   auto* out = real.tryAs<Tensor>();
-  if (!out || !out->defined() || out->numel() == 0 || !node.op || node.op->schema.ns != "aten" || mayAlias(node.target))
+  if (!out || !out->defined() || out->numel() == 0 || !node.op || node.op->schema.ns != "aten" ||
+      node.op->tags.has(OpTag::MayAlias))  // sometimes a view, sometimes not: aliasing says nothing
     return;
   const bool alias = returnsAlias(*node.op);
   const Node* first = nullptr;
@@ -194,7 +190,7 @@ void DebugInterpreter::checkValues(const Node& node, const Value& real) {
       return;
     }
   }
-  if (isRandomOp(node.target) || out->dtype() == DType::Float64) return;
+  if (isRandomOp(node) || out->dtype() == DType::Float64) return;
   // The reference: this node's kernel again, on its inputs converted to float64.
   auto bound = bindArguments(node.op->schema, node.args, node.kwargs);
   if (!bound.ok()) return;

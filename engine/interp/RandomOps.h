@@ -9,7 +9,8 @@
 
 namespace fathom {
 
-bool isRandomOp(std::string_view op);
+// Tagged Random (engine/ops/OpTags.h), registered or not.
+bool isRandomOp(const Node& node);
 
 // Per node: does its value depend on a random op (the op itself included)?
 std::vector<char> dependsOnRandom(const Graph& graph);

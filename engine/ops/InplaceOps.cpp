@@ -4,7 +4,7 @@
 // adds on top are checked: the result must keep self's shape ("output with shape [3, 1] doesn't
 // match the broadcast shape [3, 4]") and its dtype must be castable to self's ("result type
 // Float can't be cast to the desired output type Long").
-//   aten.X_.overload(Tensor(a!) self, ...) -> Tensor(a!)      for X in kInplaceOf below
+//   aten.X_.overload(Tensor(a!) self, ...) -> Tensor(a!)      for every X tagged HasInplace
 //   aten.copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
 //   aten.fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)
 //   aten.zero_(Tensor(a!) self) -> Tensor(a!)
@@ -17,15 +17,6 @@
 
 namespace fathom {
 namespace {
-
-// Functional ops whose in-place form graphs use ("aten.add.Tensor" -> "aten.add_.Tensor").
-constexpr const char* kInplaceOf[] = {
-    "aten.add.Tensor",   "aten.add.Scalar",   "aten.sub.Tensor",     "aten.sub.Scalar",     "aten.mul.Tensor",
-    "aten.mul.Scalar",   "aten.div.Tensor",   "aten.div.Scalar",     "aten.relu.default",   "aten.hardtanh.default",
-    "aten.clamp.default", "aten.sigmoid.default", "aten.tanh.default", "aten.neg.default",    "aten.exp.default",
-    "aten.sqrt.default", "aten.rsqrt.default", "aten.abs.default",    "aten.masked_fill.Scalar", "aten.pow.Tensor_Scalar",
-    "aten.gelu.default", "aten.tril.default", "aten.triu.default",
-};
 
 // ATen's canCast: no floating -> integral, no non-bool -> bool.
 bool canCast(DType from, DType to) {
@@ -147,10 +138,12 @@ ValueList zeroKernel(const ValueList& args) {
 }  // namespace
 
 void registerInplaceOps(OpRegistry& registry) {
-  for (const char* name : kInplaceOf) {
-    const OpDef* functional = registry.find(name);
-    if (!functional) continue;  // not in this build: its in-place form is unknown too
-    (void)registry.add(inplaceSchema(functional->schema), inplaceMeta(functional), inplaceKernel(functional));
+  // The functional ops whose in-place form graphs use ("aten.add.Tensor" -> "aten.add_.Tensor"),
+  // as OpTagTable.cpp tags them.
+  for (const OpDef* functional : registry.all()) {
+    if (!functional->tags.has(OpTag::HasInplace)) continue;
+    (void)registry.add(inplaceSchema(functional->schema), inplaceMeta(functional), inplaceKernel(functional),
+                       OpTags{static_cast<uint32_t>(OpTag::Inplace)});
   }
   (void)registry.add("aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", copyMeta, copyKernel);
   (void)registry.add("aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", selfMeta, fillKernel);

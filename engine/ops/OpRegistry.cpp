@@ -15,18 +15,19 @@ OpRegistry& OpRegistry::global() {
   return *registry;
 }
 
-Status OpRegistry::add(std::string_view schemaText, OpFn meta, OpFn kernel) {
+Status OpRegistry::add(std::string_view schemaText, OpFn meta, OpFn kernel, OpTags tags) {
   auto schema = parseSchema(schemaText);
   if (!schema.ok()) return internalError("bad built-in schema: " + schema.error().str());
-  return add(std::move(*schema), std::move(meta), std::move(kernel));
+  return add(std::move(*schema), std::move(meta), std::move(kernel), tags);
 }
 
-Status OpRegistry::add(FunctionSchema schema, OpFn meta, OpFn kernel) {
+Status OpRegistry::add(FunctionSchema schema, OpFn meta, OpFn kernel, OpTags tags) {
   auto def = std::make_unique<OpDef>();
   def->name = schema.qualifiedName();
   def->schema = std::move(schema);
   def->meta = std::move(meta);
   def->kernel = std::move(kernel);
+  def->tags = tags.bits ? tags : builtinOpTags(def->name);
   const std::string name = def->name;
   if (!ops_.emplace(name, std::move(def)).second) return internalError("op registered twice: " + name);
   return {};

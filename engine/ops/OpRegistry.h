@@ -21,6 +21,7 @@
 #include "engine/core/Result.h"
 #include "engine/core/StringHash.h"
 #include "engine/ops/OpSchema.h"
+#include "engine/ops/OpTags.h"
 #include "engine/ops/Value.h"
 
 namespace fathom {
@@ -32,6 +33,7 @@ struct OpDef {
   std::string name;  // schema.qualifiedName(), cached
   OpFn meta;
   OpFn kernel;
+  OpTags tags;       // what kind of op it is and what passes may assume (OpTags.h)
 };
 
 class OpRegistry {
@@ -40,10 +42,11 @@ class OpRegistry {
   static OpRegistry& global();
 
   // Adds an op from its ATen schema string; a bad schema or a duplicate name is a programming
-  // error and returns an Internal error.
-  Status add(std::string_view schema, OpFn meta, OpFn kernel);
+  // error and returns an Internal error. Its tags are `tags`, or when none are given its row of
+  // the built-in table (OpTagTable.cpp).
+  Status add(std::string_view schema, OpFn meta, OpFn kernel, OpTags tags = {});
   // The same from a parsed schema (ops derived from another's, such as in-place variants).
-  Status add(FunctionSchema schema, OpFn meta, OpFn kernel);
+  Status add(FunctionSchema schema, OpFn meta, OpFn kernel, OpTags tags = {});
 
   const OpDef* find(std::string_view name) const;
   // Up to `n` registered names closest to `name` (edit distance), for "did you mean".

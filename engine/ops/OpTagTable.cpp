@@ -1,0 +1,211 @@
+// The tags of every built-in op (OpTags.h), one row an op, in registry order by family. A row
+// says what the op is and what passes may assume of it; OpTagsTest fails when an op has no row,
+// a row no op, or a row disagrees with the op's schema.
+#include <algorithm>
+#include <iterator>
+
+#include "engine/ops/OpTags.h"
+
+namespace fathom {
+namespace {
+
+constexpr OpTags tags(OpTag t) { return {static_cast<uint32_t>(t)}; }
+
+// Short names for the rows below.
+constexpr OpTag Pw = OpTag::Pointwise, Red = OpTag::Reduction, View = OpTag::View, Fac = OpTag::Factory,
+                Con = OpTag::Contraction, Comp = OpTag::Composite, Idx = OpTag::Indexing, Shape = OpTag::Shape,
+                Sym = OpTag::SymInt, Struct = OpTag::Structural, Inpl = OpTag::Inplace, Rand = OpTag::Random,
+                Rec = OpTag::Recomputable, MayAlias = OpTag::MayAlias, HasInpl = OpTag::HasInplace;
+
+constexpr OpTagRow kRows[] = {
+    // StructuralOps.cpp, and the compiled-autograd hook (aot/CompiledAutograd.cpp)
+    {"getitem", Struct | Rec, true},
+    {"fathom.call_hook.default", tags(Struct), true},
+    // SymIntOps.cpp
+    {"aten.sym_size.default", Sym | Rec, true},
+    {"aten.sym_size.int", tags(Sym), true},
+    {"aten.sym_stride.int", tags(Sym), true},
+    {"aten.sym_numel.default", tags(Sym), true},
+    {"aten.sym_storage_offset.default", tags(Sym), true},
+    {"operator.add", Sym | Rec, true},
+    {"operator.sub", Sym | Rec, true},
+    {"operator.mul", Sym | Rec, true},
+    {"operator.floordiv", Sym | Rec, true},
+    {"operator.mod", tags(Sym), true},
+    {"operator.neg", tags(Sym), true},
+    // PointwiseOps.cpp
+    {"aten.add.Tensor", Pw | Rec | HasInpl, true},
+    {"aten.add.Scalar", Pw | Rec | HasInpl, true},
+    {"aten.sub.Tensor", Pw | Rec | HasInpl, true},
+    {"aten.sub.Scalar", Pw | Rec | HasInpl, true},
+    {"aten.rsub.Tensor", Pw | Rec, true},
+    {"aten.rsub.Scalar", Pw | Rec, true},
+    {"aten.mul.Tensor", Pw | Rec | HasInpl, true},
+    {"aten.mul.Scalar", Pw | Rec | HasInpl, true},
+    {"aten.div.Tensor", Pw | Rec | HasInpl, true},
+    {"aten.div.Scalar", Pw | Rec | HasInpl, true},
+    {"aten.neg.default", Pw | Rec | HasInpl, true},
+    {"aten.relu.default", Pw | Rec | HasInpl, true},
+    {"aten.exp.default", Pw | Rec | HasInpl, true},
+    {"aten.tanh.default", Pw | Rec | HasInpl, true},
+    {"aten.sigmoid.default", Pw | Rec | HasInpl, true},
+    {"aten.threshold_backward.default", tags(Pw), true},
+    // MathOps.cpp, ActivationOps.cpp, ComparisonOps.cpp, FillOps.cpp
+    {"aten.abs.default", Pw | Rec | HasInpl, true},
+    {"aten.log.default", Pw | Rec, true},
+    {"aten.sqrt.default", Pw | Rec | HasInpl, true},
+    {"aten.rsqrt.default", Pw | Rec | HasInpl, true},
+    {"aten.pow.Tensor_Scalar", Pw | Rec | HasInpl, true},
+    {"aten.clamp.default", Pw | Rec | HasInpl, true},
+    {"aten.hardtanh.default", Pw | Rec | HasInpl, true},
+    {"aten.maximum.default", Pw | Rec, true},
+    {"aten.minimum.default", Pw | Rec, true},
+    {"aten.gelu.default", Pw | Rec | HasInpl, true},
+    {"aten.gelu_backward.default", tags(Pw), true},
+    {"aten.tanh_backward.default", tags(Pw), true},
+    {"aten.sigmoid_backward.default", tags(Pw), true},
+    {"aten.hardtanh_backward.default", tags(Pw), true},
+    {"aten.eq.Tensor", Pw | Rec, true},
+    {"aten.eq.Scalar", Pw | Rec, true},
+    {"aten.ne.Tensor", Pw | Rec, true},
+    {"aten.ne.Scalar", Pw | Rec, true},
+    {"aten.lt.Tensor", Pw | Rec, true},
+    {"aten.lt.Scalar", Pw | Rec, true},
+    {"aten.le.Tensor", Pw | Rec, true},
+    {"aten.le.Scalar", Pw | Rec, true},
+    {"aten.gt.Tensor", Pw | Rec, true},
+    {"aten.gt.Scalar", Pw | Rec, true},
+    {"aten.ge.Tensor", Pw | Rec, true},
+    {"aten.ge.Scalar", Pw | Rec, true},
+    {"aten.logical_not.default", Pw | Rec, true},
+    {"aten.where.self", Pw | Rec, true},
+    {"aten.fill.Scalar", Pw | Rec, true},
+    {"aten.masked_fill.Scalar", Pw | Rec | HasInpl, true},
+    {"aten.tril.default", Pw | Rec | HasInpl, true},
+    {"aten.triu.default", Pw | Rec | HasInpl, true},
+    // ReductionOps.cpp, MaxReductionOps.cpp, ScanOps.cpp
+    {"aten.sum.default", tags(Red), true},
+    {"aten.sum.dim_IntList", tags(Red), true},
+    {"aten.mean.default", tags(Red), true},
+    {"aten.mean.dim", tags(Red), true},
+    {"aten.var.correction", tags(Red), true},
+    {"aten.amax.default", tags(Red), true},
+    {"aten.argmax.default", tags(Red), true},
+    {"aten.max.dim", tags(Red), true},
+    {"aten.cumsum.default", tags(Red), true},
+    // MatmulOps.cpp, ConvolutionOps.cpp
+    {"aten.mm.default", tags(Con), true},
+    {"aten.addmm.default", tags(Con), true},
+    {"aten.bmm.default", tags(Con), true},
+    {"aten.baddbmm.default", tags(Con), true},
+    {"aten.convolution.default", tags(Con), true},
+    {"aten.convolution_backward.default", tags(Con), true},
+    // ViewOps.cpp, ShapeOps.cpp
+    {"aten.view.default", View | Rec, true},
+    {"aten._unsafe_view.default", View | Rec | MayAlias, true},
+    {"aten._reshape_alias.default", View | Rec, true},
+    {"aten.reshape.default", View | Rec | MayAlias, true},
+    {"aten.contiguous.default", View | MayAlias, true},
+    {"aten.permute.default", View | Rec, true},
+    {"aten.transpose.int", View | Rec, true},
+    {"aten.t.default", View | Rec, true},
+    {"aten.expand.default", View | Rec, true},
+    {"aten.unsqueeze.default", View | Rec, true},
+    {"aten.squeeze.dim", View | Rec, true},
+    {"aten.squeeze.default", View | Rec, true},
+    {"aten.slice.Tensor", View | Rec, true},
+    {"aten.select.int", View | Rec, true},
+    {"aten.alias.default", View | Rec, true},
+    {"aten.detach.default", View | Rec, true},
+    {"aten.as_strided.default", tags(View), true},
+    {"aten.split.Tensor", tags(View), true},
+    {"aten.split_with_sizes.default", tags(View), true},
+    {"aten.cat.default", tags(Shape), true},
+    {"aten.stack.default", tags(Shape), true},
+    {"aten.flip.default", tags(Shape), true},
+    // FactoryOps.cpp, RangeFactories.cpp
+    {"aten.clone.default", Pw | Rec, true},
+    {"aten._to_copy.default", Pw | Rec, true},
+    {"aten.zeros_like.default", Fac | Rec, true},
+    {"aten.ones_like.default", Fac | Rec, true},
+    {"aten.full_like.default", Fac | Rec, true},
+    {"aten.empty_like.default", Fac | Rec, true},
+    {"aten.full.default", Fac | Rec, true},
+    {"aten.zeros.default", Fac | Rec, true},
+    {"aten.ones.default", Fac | Rec, true},
+    {"aten.new_zeros.default", Fac | Rec, true},
+    {"aten.new_ones.default", tags(Fac), true},
+    {"aten.new_full.default", tags(Fac), true},
+    {"aten.new_empty.default", tags(Fac), true},
+    {"aten.empty.memory_format", tags(Fac), true},
+    {"aten.empty_strided.default", tags(Fac), true},
+    {"aten.arange.default", Fac | Rec, true},
+    {"aten.arange.start", Fac | Rec, true},
+    {"aten.arange.start_step", tags(Fac), true},
+    // SoftmaxOps.cpp, LayerNormOps.cpp, BatchNormOps.cpp, PoolingOps.cpp, NllLossOps.cpp,
+    // DropoutOps.cpp, EmbeddingOps.cpp
+    {"aten._softmax.default", tags(Comp), true},
+    {"aten._softmax_backward_data.default", tags(Comp), true},
+    {"aten._log_softmax.default", tags(Comp), true},
+    {"aten._log_softmax_backward_data.default", tags(Comp), true},
+    {"aten.native_layer_norm.default", tags(Comp), true},
+    {"aten.native_layer_norm_backward.default", tags(Comp), true},
+    {"aten.native_batch_norm.default", tags(Comp), true},
+    {"aten.native_batch_norm_backward.default", tags(Comp), true},
+    {"aten._native_batch_norm_legit_functional.default", tags(Comp), true},
+    {"aten.avg_pool2d.default", tags(Comp), true},
+    {"aten.avg_pool2d_backward.default", tags(Comp), true},
+    {"aten.max_pool2d_with_indices.default", tags(Comp), true},
+    {"aten.max_pool2d_with_indices_backward.default", tags(Comp), true},
+    {"aten.nll_loss_forward.default", tags(Comp), true},
+    {"aten.nll_loss_backward.default", tags(Comp), true},
+    {"aten.native_dropout.default", Comp | Rand, true},
+    {"aten.native_dropout_backward.default", tags(Comp), true},
+    {"aten.embedding.default", tags(Comp), true},
+    {"aten.embedding_dense_backward.default", tags(Comp), true},
+    // IndexingOps.cpp, GradientOps.cpp
+    {"aten.gather.default", tags(Idx), true},
+    {"aten.index_select.default", tags(Idx), true},
+    {"aten.slice_backward.default", tags(Idx), true},
+    {"aten.select_backward.default", tags(Idx), true},
+    // InplaceOps.cpp (the X_ forms of every HasInplace op are tagged Inplace as they register)
+    {"aten.copy_.default", tags(Inpl), true},
+    {"aten.fill_.Scalar", tags(Inpl), true},
+    {"aten.zero_.default", tags(Inpl), true},
+    {"aten.bernoulli_.float", Inpl | Rand, true},
+    // Not registered here; PyTorch graphs hold them (opaque with --keep-unknown-ops).
+    {"aten.bernoulli.default", Pw | Rand, false},
+    {"aten.rand_like.default", Fac | Rand, false},
+    {"aten.randn_like.default", Fac | Rand, false},
+};
+
+OpTags find(std::string_view name, bool registered) {
+  auto it = std::find_if(std::begin(kRows), std::end(kRows),
+                         [&](const OpTagRow& r) { return r.registered == registered && name == r.name; });
+  return it == std::end(kRows) ? OpTags{} : it->tags;
+}
+
+}  // namespace
+
+OpTags builtinOpTags(std::string_view name) { return find(name, true); }
+OpTags unregisteredOpTags(std::string_view name) { return find(name, false); }
+
+const OpTagRow* opTagRows(size_t* count) {
+  *count = std::size(kRows);
+  return kRows;
+}
+
+std::string describeTags(OpTags t) {
+  static constexpr std::pair<OpTag, const char*> kNames[] = {
+      {OpTag::Pointwise, "pointwise"}, {OpTag::Reduction, "reduction"}, {OpTag::View, "view"},
+      {OpTag::Factory, "factory"}, {OpTag::Contraction, "contraction"}, {OpTag::Composite, "composite"},
+      {OpTag::Indexing, "indexing"}, {OpTag::Shape, "shape"}, {OpTag::SymInt, "symint"},
+      {OpTag::Structural, "structural"}, {OpTag::Inplace, "inplace"}, {OpTag::Random, "random"},
+      {OpTag::Recomputable, "recomputable"}, {OpTag::MayAlias, "may-alias"}, {OpTag::HasInplace, "has-inplace"}};
+  std::string out;
+  for (const auto& [tag, name] : kNames)
+    if (t.has(tag)) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+}  // namespace fathom
