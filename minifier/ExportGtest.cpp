@@ -21,6 +21,7 @@
 #include "engine/graph/GraphBuilder.h"
 #include "minifier/Export.h"
 #include "minifier/ExportText.h"
+#include "minifier/Templates.h"
 
 namespace fathom::minify {
 namespace {
@@ -262,126 +263,13 @@ std::string gtestHeader(const ReproCase& c, const std::string& outputPath) {
   return out + "#include \"minifier/Backends.h\"\n\nnamespace {\n\nusing namespace fathom;\n\n";
 }
 
-const char* const kLayoutHelper = R"(// A concrete tensor layout.
-TensorMeta layout(DType dtype, SymIntList sizes, SymIntList strides, int64_t offset = 0) {
-  TensorMeta m;
-  m.dtype = dtype;
-  m.sizes = std::move(sizes);
-  m.strides = std::move(strides);
-  m.storageOffset = offset;
-  return m;
-}
-
-)";
-
-const char* const kPinHelper = R"(// Sets the meta recorded on node `name`.
-void pin(Graph& g, const std::string& name, Value val) { g.node(*g.find(name)).val = std::move(val); }
-
-)";
-
-// The accuracy test's helpers: the rule of Fathom's `accuracy` predicate (minifier/Predicates.cpp)
-// spelled out in the test, so the repro checks the same property without Fathom's predicate code.
-const char* const kAccuracyHelpers = R"CPP(// Float tensors as contiguous float64 copies (the float64 run's inputs); other values unchanged.
-Result<ValueList> toFloat64(const ValueList& values) {
-  ValueList out;
-  for (const Value& v : values) {
-    const Tensor* t = v.tryAs<Tensor>();
-    if (!t || !isFloating(t->dtype())) {
-      out.push_back(v);
-      continue;
-    }
-    ExampleInput in;
-    in.meta.dtype = DType::Float64;
-    for (int64_t d = 0; d < t->dim(); ++d) in.meta.sizes.emplace_back(t->size(d));
-    in.meta.strides = contiguousStrides(in.meta.sizes);
-    for (int64_t k = 0; k < t->numel(); ++k) in.data.push_back(t->atLinear(k));
-    auto wide = materializeInput(in);
-    FATHOM_TRY(wide);
-    out.push_back(Value(std::move(*wide)));
-  }
-  return out;
-}
-
-// Outputs with nested lists (a multi-output op returned whole) flattened.
-ValueList flattened(const ValueList& values) {
-  ValueList out;
-  for (const Value& v : values) {
-    if (const ValueList* l = v.tryAs<ValueList>()) {
-      for (Value& e : flattened(*l)) out.push_back(std::move(e));
-    } else {
-      out.push_back(v);
-    }
-  }
-  return out;
-}
-
-// " (note: ...)" when a floating input holds NaN or Inf, which Fathom's accuracy predicate does
-// not take unless allowed; else empty.
-std::string nonFiniteNote(const ValueList& inputs) {
-  std::string which;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const Tensor* t = inputs[i].tryAs<Tensor>();
-    if (!t || !isFloating(t->dtype())) continue;
-    for (int64_t k = 0; k < t->numel(); ++k)
-      if (!std::isfinite(t->atLinear(k))) {
-        which += (which.empty() ? "" : ", ") + std::to_string(i);
-        break;
-      }
-  }
-  return which.empty() ? "" : " (note: input " + which + " holds NaN or Inf, which Fathom's accuracy predicate takes only when allowed)";
-}
-
-double rmse(const Tensor& a, const Tensor& b) {
-  double sum = 0;
-  for (int64_t k = 0; k < a.numel(); ++k) sum += (a.atLinear(k) - b.atLinear(k)) * (a.atLinear(k) - b.atLinear(k));
-  return a.numel() ? std::sqrt(sum / static_cast<double>(a.numel())) : 0.0;
-}
-
-// PyTorch's accuracy rule (torch._dynamo's same() with a float64 reference), as Fathom's accuracy
-// predicate applies it to a floating output: rmse(backend, float64 run) <= 2 * rmse(eager, float64
-// run) + kTolerance / 10 (NaN in either rmse fails). `wide` is the float64 run's output, null when
-// that run raised: then max |backend - eager| <= kTolerance * max |eager| + kTolerance instead.
-void expectAccurate(const Value& got, const Value& eager, const Value* wide, const std::string& what, const std::string& note) {
-  const Tensor* g = got.tryAs<Tensor>();
-  const Tensor* e = eager.tryAs<Tensor>();
-  if (!g || !e || !isFloating(g->dtype()) || g->numel() != e->numel()) return;  // not compared, as by the predicate
-  const Tensor* r = wide ? wide->tryAs<Tensor>() : nullptr;
-  if (r && r->numel() == g->numel()) {
-    const double gotError = rmse(*g, *r), eagerError = rmse(*e, *r), allowed = 2 * eagerError + kTolerance / 10;
-    if (!(gotError <= allowed))
-      ADD_FAILURE() << what << ": rmse(backend, float64 run) = " << gotError << " is more than twice eager's rmse + kTolerance / 10 = 2 * "
-                    << eagerError << " + " << kTolerance / 10 << " = " << allowed << "; rmse(backend, eager) = " << rmse(*g, *e) << note;
-    return;
-  }
-  const ValueDiff d = diffValues(got, eager, kTolerance, kTolerance);
-  if (!d.ok)
-    ADD_FAILURE() << what << ": with no float64 result, max |backend - eager| = " << d.maxAbsDiff
-                  << " is more than kTolerance * max |eager| + kTolerance = " << kTolerance * d.scale + kTolerance
-                  << (d.sizesMatch ? "" : " (their sizes differ)") << note;
-}
-
-)CPP";
-
-const char* const kChildHelper = R"(// The death test's child: one run, then a normal exit; a crash, or alarm(kSeconds) when set,
-// ends it otherwise. An error the run returns is not a crash.
-[[noreturn]] void runToTheEnd(const minify::Backend& backend, const Graph& g, unsigned seconds) {
-  if (seconds > 0) alarm(seconds);
-  auto inputs = makeInputs();
-  if (!inputs.ok()) std::fprintf(stderr, "inputs: %s\n", inputs.error().str().c_str());
-  auto out = inputs.ok() ? backend.run(g, std::move(*inputs)) : Result<ValueList>(inputs.error());
-  std::fprintf(stderr, "%s\n", out.ok() ? "the run ended normally" : ("the run returned an error: " + out.error().str()).c_str());
-  std::_Exit(0);
-}
-
-)";
-
 std::string gtestHelpers(const ReproCase& c, const std::string& dataFile, bool pins) {
   std::string out = "const char* const kBackend = " + quoted(c.backend) + ";\n";
   if (!dataFile.empty()) out += "const char* const kDataFile = " + quoted(dataFile) + ";\n";
   if (c.property.kind == "accuracy") out += "const double kTolerance = " + numberText(c.property.tolerance, kCpp, true) + ";\n";
-  out += "\n" + std::string(kLayoutHelper);
-  if (pins) out += kPinHelper;
-  if (c.property.kind == "accuracy") out += kAccuracyHelpers;
+  out += "\n" + std::string(templates::kGtestLayout);
+  if (pins) out += templates::kGtestPin;
+  if (c.property.kind == "accuracy") out += templates::kGtestAccuracy;
   return out;
 }
 
@@ -393,7 +281,7 @@ std::string gtestTest(const ReproCase& c) {
                            : kind == "accuracy" ? "OutputsMatchEager"
                            : kind == "mismatch" ? "RecordedMetaMatchesRealRun"
                                                 : "RunsWithoutError";
-  std::string out = isDeathTest(c.property) ? kChildHelper : "";
+  std::string out = isDeathTest(c.property) ? templates::kGtestChild : "";
   out += "// " + oneLine(correctBehaviour(c.property)) + ".\nTEST(FathomRepro, " + name + ") {\n" +
          "  const minify::Backend* backend = minify::findBackend(kBackend);\n" +
          "  ASSERT_NE(backend, nullptr) << \"this build has no backend \" << kBackend;\n" +

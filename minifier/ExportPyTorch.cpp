@@ -13,7 +13,7 @@
 #include <set>
 
 #include "minifier/Export.h"
-#include "minifier/ExportPyTorchRuntime.h"
+#include "minifier/Templates.h"
 #include "minifier/ExportText.h"
 
 namespace fathom::minify {
@@ -157,7 +157,7 @@ std::string graphText(const Graph& g) {
 Result<ExportedFile> pytorchScript(const ReproCase& c, const std::string& outputPath) {
   const std::string dataFile = c.sideData.empty() ? "" : std::filesystem::path(sideFilePath(outputPath)).filename().string();
   ExportedFile f;
-  f.text = header(c, dataFile) + inputsText(c) + graphText(c.graph) + kPyTorchRuntime;
+  f.text = header(c, dataFile) + inputsText(c) + graphText(c.graph) + templates::kPyTorchRuntime;
   f.data = c.sideData;
   return f;
 }

@@ -1,10 +1,4 @@
-// Python source: see ExportPyTorchRuntime.h. Kept as one raw string so the script it ends is
-// self-contained (no Fathom package needed where the bug is filed).
-#include "minifier/ExportPyTorchRuntime.h"
 
-namespace fathom::minify {
-
-const char* const kPyTorchRuntime = R"PY(
 # ---- Below: the same in every exported script --------------------------------------------------
 
 
@@ -311,6 +305,3 @@ def main():
 
 if __name__ == "__main__":
     sys.exit(main())
-)PY";
-
-}  // namespace fathom::minify
