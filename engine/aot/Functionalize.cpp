@@ -45,6 +45,24 @@ bool isView(const Graph& g, NodeRef r) {
   return false;
 }
 
+// The arguments `n` writes, as nodes of `src`; an error when one is a view (its base would
+// change too, which this pass does not follow).
+Result<std::vector<NodeRef>> writtenNodes(const Graph& src, const Node& n, const Rewrite& rw) {
+  std::vector<NodeRef> targets;
+  for (size_t pos : rw.written) {
+    const Value& a = pos < n.args.size() ? n.args[pos] : Value(None{});
+    auto* r = a.tryAs<NodeRef>();
+    if (!r) continue;
+    if (isView(src, *r))
+      return invalidInput("%" + n.name + " (" + n.target + ") writes into %" + src.node(*r).name +
+                              ", a view of another tensor; mutating a view of a graph input cannot be "
+                              "functionalized here",
+                          "%" + n.name);
+    targets.push_back(*r);
+  }
+  return targets;
+}
+
 }  // namespace
 
 Status functionalize(JointGraph& joint) {
@@ -67,19 +85,9 @@ Status functionalize(JointGraph& joint) {
       map[i] = g.append(std::move(c));
       continue;
     }
-    // The written arguments, as nodes of the source graph.
-    std::vector<NodeRef> targets;
-    for (size_t pos : rw->written) {
-      const Value& a = pos < n.args.size() ? n.args[pos] : Value(None{});
-      auto* r = a.tryAs<NodeRef>();
-      if (!r) continue;
-      if (isView(src, *r))
-        return invalidInput("%" + n.name + " (" + n.target + ") writes into %" + src.node(*r).name +
-                                ", a view of another tensor; mutating a view of a graph input cannot be "
-                                "functionalized here",
-                            "%" + n.name);
-      targets.push_back(*r);
-    }
+    auto written = writtenNodes(src, n, *rw);
+    FATHOM_TRY(written);
+    const std::vector<NodeRef>& targets = *written;
     const OpDef* functional = OpRegistry::global().find(rw->functionalOp);
     if (!functional)
       return invalidInput("in-place op " + n.target + " has no functional form (" + rw->functionalOp +

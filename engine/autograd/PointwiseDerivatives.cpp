@@ -26,6 +26,7 @@ Tensor selectedGrad(const GradContext& c, const char* loses) {
 
 }  // namespace
 
+// Long: a table, one short registration per op's derivative, read one entry at a time.
 void registerPointwiseDerivatives() {
   registerDerivative("aten.add.Tensor", [](GradContext& c) {
     setBroadcast(c, 0, c.grad());

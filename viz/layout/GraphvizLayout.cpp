@@ -90,48 +90,49 @@ double distance2(Point p, const Rect& r) {
   return dx * dx + dy * dy;
 }
 
-}  // namespace
+// A dot graph with the layout's attributes: top to bottom, fixed-size boxes, no labels.
+struct DotGraph {
+  Agraph_t* g = nullptr;
+  Agsym_t *width = nullptr, *height = nullptr, *weight = nullptr;
+};
 
-Result<Layout> graphvizLayout(const LayoutGraph& graph, const GraphvizOptions& options, const CancelFlag* cancel) {
-  if (cancel && cancel->load()) return cancelledError();
-  const auto start = std::chrono::steady_clock::now();
-  std::lock_guard<std::mutex> lock(graphvizMutex());
-  GVC_t* gvc = context();
-  if (!gvc) return internalError("Graphviz: gvContext() failed");
-
+DotGraph openDotGraph(const GraphvizOptions& options) {
+  DotGraph d;
   std::string graphName = "g";
-  Agraph_t* g = agopen(graphName.data(), Agdirected, nullptr);
-  setGraphAttr(g, "rankdir", "TB");
-  setGraphAttr(g, "nodesep", inches(options.nodeSpacing));
-  setGraphAttr(g, "ranksep", inches(options.layerSpacing));
-  setGraphAttr(g, "splines", "spline");
+  d.g = agopen(graphName.data(), Agdirected, nullptr);
+  setGraphAttr(d.g, "rankdir", "TB");
+  setGraphAttr(d.g, "nodesep", inches(options.nodeSpacing));
+  setGraphAttr(d.g, "ranksep", inches(options.layerSpacing));
+  setGraphAttr(d.g, "splines", "spline");
   if (options.nslimit > 0) {
-    setGraphAttr(g, "nslimit", std::to_string(options.nslimit));
-    setGraphAttr(g, "nslimit1", std::to_string(options.nslimit));
+    setGraphAttr(d.g, "nslimit", std::to_string(options.nslimit));
+    setGraphAttr(d.g, "nslimit1", std::to_string(options.nslimit));
   }
-  declare(g, AGNODE, "shape", "box");
-  declare(g, AGNODE, "fixedsize", "true");
-  declare(g, AGNODE, "label", "");
-  Agsym_t* width = declare(g, AGNODE, "width", "1");
-  Agsym_t* height = declare(g, AGNODE, "height", "0.5");
-  declare(g, AGEDGE, "arrowhead", "none");
-  Agsym_t* weight = declare(g, AGEDGE, "weight", "1");
+  declare(d.g, AGNODE, "shape", "box");
+  declare(d.g, AGNODE, "fixedsize", "true");
+  declare(d.g, AGNODE, "label", "");
+  d.width = declare(d.g, AGNODE, "width", "1");
+  d.height = declare(d.g, AGNODE, "height", "0.5");
+  declare(d.g, AGEDGE, "arrowhead", "none");
+  d.weight = declare(d.g, AGEDGE, "weight", "1");
+  return d;
+}
 
+// The boxes (aside ones stay out) and the main-flow edges; dropped and aside edges are marked in
+// `out` and get no dot edge.
+void addBoxesAndEdges(const LayoutGraph& graph, DotGraph& d, Layout& out, std::vector<Agnode_t*>& nodes,
+                      std::vector<Agedge_t*>& edges) {
   const auto n = static_cast<int32_t>(graph.nodes.size());
-  std::vector<Agnode_t*> nodes(graph.nodes.size(), nullptr);
+  nodes.assign(graph.nodes.size(), nullptr);
   for (int32_t v = 0; v < n; ++v) {
     const LayoutNode& node = graph.nodes[static_cast<size_t>(v)];
     if (node.aside) continue;
     std::string name = "n" + std::to_string(v);
-    nodes[static_cast<size_t>(v)] = agnode(g, name.data(), 1);
-    setValue(nodes[static_cast<size_t>(v)], width, inches(node.width));
-    setValue(nodes[static_cast<size_t>(v)], height, inches(node.height));
+    nodes[static_cast<size_t>(v)] = agnode(d.g, name.data(), 1);
+    setValue(nodes[static_cast<size_t>(v)], d.width, inches(node.width));
+    setValue(nodes[static_cast<size_t>(v)], d.height, inches(node.height));
   }
-  Layout out;
-  out.engine = LayoutEngine::Graphviz;
-  out.boxes.resize(graph.nodes.size());
-  out.edges.resize(graph.edges.size());
-  std::vector<Agedge_t*> edges(graph.edges.size(), nullptr);
+  edges.assign(graph.edges.size(), nullptr);
   for (size_t j = 0; j < graph.edges.size(); ++j) {
     const LayoutEdge& e = graph.edges[j];
     if (e.from < 0 || e.to < 0 || e.from >= n || e.to >= n || e.from == e.to) {
@@ -142,23 +143,25 @@ Result<Layout> graphvizLayout(const LayoutGraph& graph, const GraphvizOptions& o
       // Back edges (to an earlier index) are given to dot reversed, so it sees a DAG: dot 2.42
       // leaks the virtual edges it makes when it breaks cycles itself (acyclic()).
       const bool back = e.from > e.to;
-      edges[j] = agedge(g, nodes[static_cast<size_t>(back ? e.to : e.from)], nodes[static_cast<size_t>(back ? e.from : e.to)],
+      edges[j] = agedge(d.g, nodes[static_cast<size_t>(back ? e.to : e.from)], nodes[static_cast<size_t>(back ? e.from : e.to)],
                         nullptr, 1);
-      setValue(edges[j], weight, std::to_string(std::max(1, e.weight)));
+      setValue(edges[j], d.weight, std::to_string(std::max(1, e.weight)));
     }
   }
-  if (gvLayout(gvc, g, "dot") != 0) {
-    agclose(g);
-    return internalError("Graphviz: dot failed to lay the graph out");
-  }
+}
+
+// Reads dot's result back: boxes (y down), edge splines as polylines pointing from their
+// source, and the distinct ranks. Returns the main column's left edge (for the aside column).
+double readDotLayout(const LayoutGraph& graph, const std::vector<Agnode_t*>& nodes, const std::vector<Agedge_t*>& edges,
+                     Layout& out) {
   double mainLeft = 1e300;
   std::vector<double> rankYs;
-  for (int32_t v = 0; v < n; ++v) {
-    Agnode_t* an = nodes[static_cast<size_t>(v)];
+  for (size_t v = 0; v < nodes.size(); ++v) {
+    Agnode_t* an = nodes[v];
     if (!an) continue;
     const double w = ND_width(an) * 72, h = ND_height(an) * 72;
     const double cx = ND_coord(an).x, cy = -ND_coord(an).y;
-    out.boxes[static_cast<size_t>(v)] = {cx - w / 2, cy - h / 2, w, h};
+    out.boxes[v] = {cx - w / 2, cy - h / 2, w, h};
     mainLeft = std::min(mainLeft, cx - w / 2);
     rankYs.push_back(cy);
   }
@@ -178,12 +181,37 @@ Result<Layout> graphvizLayout(const LayoutGraph& graph, const GraphvizOptions& o
       std::reverse(r.points.begin(), r.points.end());
     r.reversed = to.y <= from.y;
   }
-  gvFreeLayout(gvc, g);
-  agclose(g);
-
   std::sort(rankYs.begin(), rankYs.end());
   out.layers = static_cast<int32_t>(std::unique(rankYs.begin(), rankYs.end()) - rankYs.begin());
-  placeAsideColumn(graph, out, mainLeft > 1e299 ? 0 : mainLeft, options.asideGap, options.nodeSpacing / 2);
+  return mainLeft > 1e299 ? 0 : mainLeft;
+}
+
+}  // namespace
+
+Result<Layout> graphvizLayout(const LayoutGraph& graph, const GraphvizOptions& options, const CancelFlag* cancel) {
+  if (cancel && cancel->load()) return cancelledError();
+  const auto start = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(graphvizMutex());
+  GVC_t* gvc = context();
+  if (!gvc) return internalError("Graphviz: gvContext() failed");
+
+  DotGraph d = openDotGraph(options);
+  Layout out;
+  out.engine = LayoutEngine::Graphviz;
+  out.boxes.resize(graph.nodes.size());
+  out.edges.resize(graph.edges.size());
+  std::vector<Agnode_t*> nodes;
+  std::vector<Agedge_t*> edges;
+  addBoxesAndEdges(graph, d, out, nodes, edges);
+  if (gvLayout(gvc, d.g, "dot") != 0) {
+    agclose(d.g);
+    return internalError("Graphviz: dot failed to lay the graph out");
+  }
+  const double mainLeft = readDotLayout(graph, nodes, edges, out);
+  gvFreeLayout(gvc, d.g);
+  agclose(d.g);
+
+  placeAsideColumn(graph, out, mainLeft, options.asideGap, options.nodeSpacing / 2);
   normalizeLayout(out);
   out.crossings = countPolylineCrossings(graph, out);
   out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

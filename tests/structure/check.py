@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Structure checks (ctest `structure_checks`): the rules that keep the tree readable, as a test.
+
+  1. A third-party library's headers are included only by its wrapper files (ALLOWED below), so
+     a slow or heavy header (Qt's moc'd classes, LLVM, Z3) never spreads through the build.
+  2. Layers point one way: engine/ includes nothing of minifier/, app/, viz/ or plugins/; the
+     Qt-free viz core (viz/model, viz/layout) nothing of Qt or viz/gui; minifier/ nothing of app/.
+  3. Sizes: a .cpp at most 500 lines, a header at most 200, a function at most 80 - unless a
+     comment says why: "// Long: <why>" in the file's first 30 lines (for the file) or in the
+     5 lines above the function (for the function).
+  4. Every file a README table names (`Name.cpp`, `dir/File.h/.cpp`, `folder/`) exists.
+
+Usage: check.py ROOT. Prints one line per problem (FILE:LINE: what) and exits 1 if any.
+"""
+import os
+import re
+import sys
+
+FOLDERS = ["engine", "minifier", "app", "viz", "plugins", "samples", "tests"]
+SOURCE_EXT = (".cpp", ".h")
+
+# library: (how its includes look, where they may appear: path prefixes)
+ALLOWED = {
+    "Qt": (re.compile(r"#include <Q[A-Za-z]+>"), ["viz/gui/", "app/gui/", "tests/viz/gui/", "tests/bench/GuiFrameBench.cpp"]),
+    "Z3": (re.compile(r"#include <z3"), ["engine/symbolic/Solver.cpp"]),
+    "LLVM": (re.compile(r"#include <(llvm|llvm-c)/"), ["engine/compile/"]),
+    "Graphviz": (re.compile(r"#include <(gvc|cgraph|graphviz/)"), ["viz/layout/GraphvizLayout.cpp", "tests/bench/GuiFrameBench.cpp"]),
+    "simdjson": (re.compile(r"#include <simdjson"), ["engine/dump/JsonEvents.cpp", "tests/bench/DumpLoadBench.cpp"]),
+    "Boost": (re.compile(r"#include <boost/"), ["engine/aot/MinCut.cpp"]),
+    "readline": (re.compile(r"#include <readline/"), ["app/LineReader.cpp"]),
+    "OpenBLAS": (re.compile(r"#include <(cblas|openblas)"),
+                 ["engine/ops/Gemm.cpp", "engine/ops/ComputeThreads.cpp", "tests/engine/ops/MatmulOpsTest.cpp"]),
+    "CLI11": (re.compile(r"#include <CLI/"), ["app/"]),
+    "nlohmann/json": (re.compile(r"#include <nlohmann/"), ["engine/dump/", "engine/core/TraceLog.cpp", "app/", "tests/"]),
+}
+
+LAYERS = [  # (files under, must not include)
+    ("engine/", ["minifier/", "app/", "viz/", "plugins/"]),
+    ("viz/model/", ["viz/gui/"]),
+    ("viz/layout/", ["viz/gui/", "viz/model/"]),
+    ("minifier/", ["app/", "viz/"]),
+]
+QT_FREE = ["engine/", "minifier/", "viz/model/", "viz/layout/"]
+
+MAX_LINES = {".cpp": 500, ".h": 200}
+MAX_FUNCTION = 80
+LONG = re.compile(r"//\s*Long:")
+FUNCTION_START = re.compile(r"^( {0,2})[A-Za-z_].*\)\s*(const)?\s*(override)?\s*(noexcept)?\s*\{\s*$")
+NOT_FUNCTION = re.compile(r"^\s*(if|for|while|switch|else|do|return|namespace|class|struct|enum|union|case)\b|=\s*\[|\bstatic_assert\b")
+
+
+def sources(root):
+    for folder in FOLDERS:
+        for dirpath, _, files in os.walk(os.path.join(root, folder)):
+            if "/build" in dirpath or "__pycache__" in dirpath:
+                continue
+            for f in sorted(files):
+                if f.endswith(SOURCE_EXT):
+                    path = os.path.join(dirpath, f)
+                    yield os.path.relpath(path, root), path
+
+
+def check_includes(rel, lines, problems):
+    for n, line in enumerate(lines, 1):
+        if not line.startswith("#include"):
+            continue
+        for lib, (pattern, allowed) in ALLOWED.items():
+            if pattern.match(line) and not any(rel.startswith(a) for a in allowed):
+                problems.append(f"{rel}:{n}: includes {lib} ({line.strip()}); only {', '.join(allowed)} may")
+        target = re.match(r'#include "([^"]+)"', line)
+        if target:
+            for under, banned in LAYERS:
+                if rel.startswith(under) and any(target.group(1).startswith(b) for b in banned):
+                    problems.append(f"{rel}:{n}: {under} must not include {target.group(1)}")
+        if line.startswith("#include <Q") and any(rel.startswith(q) for q in QT_FREE):
+            problems.append(f"{rel}:{n}: {rel.split('/')[0]} is Qt-free")
+
+
+def check_sizes(rel, lines, problems):
+    ext = os.path.splitext(rel)[1]
+    if len(lines) > MAX_LINES[ext] and not any(LONG.search(l) for l in lines[:30]):
+        problems.append(f"{rel}:1: {len(lines)} lines (at most {MAX_LINES[ext]}, or a '// Long: why' comment at the top)")
+    n = 0
+    while n < len(lines):
+        m = FUNCTION_START.match(lines[n])
+        if not m or NOT_FUNCTION.search(lines[n]):
+            n += 1
+            continue
+        indent = m.group(1)
+        end = n + 1
+        while end < len(lines) and lines[end].rstrip() != indent + "}" and not lines[end].startswith(indent + "};"):
+            end += 1
+        length = end - n + 1
+        above = lines[max(0, n - 5):n]
+        if end < len(lines) and length > MAX_FUNCTION and not any(LONG.search(l) for l in above):
+            name = lines[n].strip()[:70]
+            problems.append(f"{rel}:{n + 1}: function of {length} lines (at most {MAX_FUNCTION}, or a '// Long: why' comment above): {name}")
+        n = end + 1 if end < len(lines) else n + 1
+
+
+def readme_names(cell):
+    """The file names a README table cell mentions in backticks: `A.h/.cpp` -> A.h, A.cpp."""
+    for token in re.findall(r"`([^`]+)`", cell):
+        token = token.strip()
+        if " " in token or token.startswith(("-", "$", ".")) or "*" in token or "<" in token:
+            continue
+        if not re.match(r"^[\w./+-]+$", token) or not (token.endswith("/") or re.search(r"\.\w+(/\.\w+)*$", token)):
+            continue
+        if re.search(r"\.(json|bin|png|svg|dot|py|sh|cmake|txt|md|inc|def|cpp|h|cc)(/\.\w+)*$|/$", token) is None:
+            continue
+        parts = token.split("/.")
+        first = parts[0]
+        yield first
+        stem = os.path.splitext(first)[0]
+        for ext in parts[1:]:
+            yield stem + "." + ext
+
+
+def check_readmes(root, problems):
+    for folder in FOLDERS + ["."]:
+        base = os.path.join(root, folder)
+        for dirpath, _, files in os.walk(base):
+            if "/build" in dirpath or folder == "." and dirpath != base:
+                continue
+            if "README.md" not in files:
+                continue
+            readme = os.path.join(dirpath, "README.md")
+            for n, line in enumerate(open(readme, encoding="utf-8"), 1):
+                if not line.startswith("|") or line.startswith("|---") or line.startswith("| ---"):
+                    continue
+                first_cell = line.split("|")[1]
+                for name in readme_names(first_cell):
+                    candidates = [os.path.join(dirpath, name), os.path.join(root, name)]
+                    # A README may name files of its subfolders by their own name (viz/gui/...).
+                    candidates += [os.path.join(dirpath, sub, name) for sub in next(os.walk(dirpath))[1]]
+                    if not any(os.path.exists(c) for c in candidates):
+                        problems.append(f"{os.path.relpath(readme, root)}:{n}: names {name}, which does not exist")
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "."
+    problems = []
+    for rel, path in sources(root):
+        lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        check_includes(rel, lines, problems)
+        check_sizes(rel, lines, problems)
+    check_readmes(root, problems)
+    for p in problems:
+        print(p)
+    print(f"structure: {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

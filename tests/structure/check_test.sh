@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# check.py finds what it says it finds: a made-up tree with one problem of each kind.
+set -euo pipefail
+CHECK="$(dirname "${BASH_SOURCE[0]}")/check.py"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/engine/core" "$T/viz/model" "$T/app"
+printf '#include <z3++.h>\n#include "app/Cli.h"\n' >"$T/engine/core/A.cpp"
+printf '#include <QWidget>\n' >"$T/viz/model/B.h"
+{ echo 'int f() {'; for i in $(seq 90); do echo "  int x$i = $i;"; done; echo '  return 0;'; echo '}'; } >"$T/app/C.cpp"
+{ echo '// Long: generated table'; echo 'int g() {'; for i in $(seq 90); do echo "  int y$i = $i;"; done; echo '}'; } >"$T/app/D.cpp"
+printf '| file | what |\n|---|---|\n| `Missing.h/.cpp` | gone |\n| `C.cpp` | here |\n' >"$T/app/README.md"
+if python3 "$CHECK" "$T" >"$T/out"; then echo "check.py passed a bad tree"; exit 1; fi
+fail=0
+expect() { grep -qF "$1" "$T/out" || { echo "missing: $1"; fail=1; }; }
+expect "engine/core/A.cpp:1: includes Z3"
+expect "engine/core/A.cpp:2: engine/ must not include app/Cli.h"
+expect "viz/model/B.h:1: includes Qt"
+expect "app/C.cpp:1: function of 93 lines"
+expect "app/README.md:3: names Missing.h, which does not exist"
+expect "app/README.md:3: names Missing.cpp, which does not exist"
+if grep -q "D.cpp" "$T/out" || grep -q "names C.cpp" "$T/out"; then echo "flagged what is allowed:"; cat "$T/out"; fail=1; fi
+[ $fail -eq 0 ] || { cat "$T/out"; exit 1; }
+echo "check.py: 6 planted problems found, 2 allowed things passed"
