@@ -226,13 +226,13 @@ int runMinify(MinifyCliOptions o) {
   if (o.json) {
     printJson({{"file", o.dump}, {"graph", g.name}, {"predicate", oracle->predicate}, {"backend", backend->name}, {"output", out},
                {"start_nodes", start.originalNodes}, {"end_nodes", st.endNodes}, {"queries", st.queries}, {"cache_hits", st.cacheHits},
-               {"verifications", st.verifications}, {"flaky", st.flaky},
+               {"verifications", st.verifications}, {"flaky", st.flaky}, {"invalid", st.invalid},
                {"passes", st.passesThatHelped}, {"seconds", seconds()}, {"jobs", o.jobs}, {"isolated", !o.inProcess},
                {"resumed", start.resumed}, {"interrupted", st.stopped}});
   } else {
     std::cout << (st.stopped ? "interrupted: the best so far of graph '" : "minified graph '") << g.name << "' of " << o.dump << ": "
               << start.originalNodes << " -> " << st.endNodes << " nodes in " << st.queries << " queries (" << st.cacheHits
-              << " answered from the cache), " << seconds() << " s\n"
+              << " answered from the cache, " << st.invalid << " invalid skipped), " << seconds() << " s\n"
               << "wrote " << out << " (predicate " << oracle->predicate << ", backend " << backend->name << ")\n";
     if (st.stopped) std::cout << "continue with: fathom minify " << o.dump << " -o " << out << " --resume\n";
   }
@@ -266,7 +266,8 @@ Command addMinifyCommand(CLI::App& parent) {
   app->add_flag("--force", o->force, "Overwrite the output file if it exists");
   app->add_flag("--json", o->json,
                 "Print JSON: {file, graph, predicate, backend, output, start_nodes, end_nodes, queries, cache_hits, verifications "
-                "(queries re-asking a candidate before taking it), flaky, passes, seconds, jobs, isolated, resumed, interrupted}");
+                "(queries re-asking a candidate before taking it), flaky, invalid (candidates failing Graph::verify, skipped), passes, "
+                "seconds, jobs, isolated, resumed, interrupted}");
   return {app, [o] { return runMinify(*o); }};
 }
 

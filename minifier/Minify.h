@@ -12,8 +12,9 @@
 // answer is not taken), so the result fails; it is 1-minimal: no single call node of it can
 // become an input, no single output can go, and no output can move up to one of its operands,
 // without losing the failure. The passes are a table (Passes.def: one file each in passes/,
-// over a PassContext); MinifyOptions::passes picks which run. Worker subprocesses (Worker.h),
-// predicates (Predicates.h) and the CLI come on top of this core.
+// over a PassContext); MinifyOptions::passes picks which run. Every candidate is checked with
+// Graph::verify() before it is asked; an invalid one is skipped and counted. Worker subprocesses
+// (Worker.h), predicates (Predicates.h) and the CLI come on top of this core.
 #pragma once
 
 #include <functional>
@@ -74,6 +75,7 @@ struct MinifyStats {
   size_t cacheHits = 0;  // candidates answered from the cache
   size_t verifications = 0;  // of those queries, re-asking a candidate before it became the best
   size_t flaky = 0;          // candidates that failed once and not when re-asked (not taken)
+  size_t invalid = 0;        // candidates built that failed Graph::verify(): skipped, never asked
   std::vector<std::string> passesThatHelped;
   bool stopped = false;  // shouldStop() ended it early: the result is the best so far
 };

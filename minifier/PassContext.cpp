@@ -38,7 +38,7 @@ PassContext::Asked PassContext::ask(const std::vector<Cut>& cuts, std::optional<
       t.known = it->second;
       return t;
     }
-    out.built[i] = builder_.build(cuts[i]);
+    out.built[i] = buildValid(cuts[i]);
     if (!out.built[i] || (smallerThan && out.built[i]->graph.size() >= *smallerThan)) t.known = false;
     else t.candidate = *out.built[i];
     return t;
@@ -122,6 +122,17 @@ std::vector<Cut> PassContext::chunkCuts(const Best& best, size_t chunk) const {
     cuts.push_back(std::move(c));
   }
   return cuts;
+}
+
+// A candidate the oracle may see: built, and a well-formed graph (STYLE.md rule 9: an invalid
+// candidate is skipped and counted, never fatal and never asked).
+std::optional<Candidate> PassContext::buildValid(const Cut& cut) {
+  std::optional<Candidate> c = builder_.build(cut);
+  if (c && !c->graph.verify().ok()) {
+    ++stats_.invalid;
+    return std::nullopt;
+  }
+  return c;
 }
 
 bool PassContext::failsOn(const WorkerResult& r) const {

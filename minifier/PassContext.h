@@ -3,7 +3,8 @@
 // builder (Cut.h, CandidateBuilder.h), the options and the stats. A pass proposes cuts in a fixed
 // order and lets the context decide: it asks the oracle once per distinct cut (answers cached by
 // cutKey), in worker subprocesses when isolated (`jobs` at once, speculatively, with the answer a
-// one-by-one run gives), and asks every candidate again, fresh, before it becomes the best (a flaky answer is not taken).
+// one-by-one run gives), skips candidates that fail Graph::verify() (counted in stats().invalid),
+// and asks every candidate again, fresh, before it becomes the best (a flaky answer is not taken).
 #pragma once
 
 #include <map>
@@ -42,7 +43,8 @@ class PassContext {
 
   // The cuts that still fail - and have fewer nodes than `smallerThan`, when given - in order: only
   // the first (as a one-by-one run finds it) unless `all`. Answers are cached by cut. Isolated,
-  // `jobs` workers test the cuts at once (ahead of the first, speculatively).
+  // `jobs` workers test the cuts at once (ahead of the first, speculatively). A candidate that
+  // fails Graph::verify() is not asked: it counts as not failing (and in stats().invalid).
   struct Asked {
     std::vector<size_t> failing;
     std::vector<std::optional<Candidate>> built;
@@ -67,6 +69,7 @@ class PassContext {
   std::vector<Cut> chunkCuts(const Best& best, size_t chunk) const;
 
  private:
+  std::optional<Candidate> buildValid(const Cut& cut);
   bool failsOn(const WorkerResult& r) const;
   WorkerLimits limits() const;
 

@@ -37,6 +37,7 @@ chmod +x "$T/has-relu.sh"
 cp $MLP "$T/mlp.fathom.json"
 ok minify "$T/mlp.fathom.json" --predicate "script:$T/has-relu.sh" -o "$T/min.fathom.json" --json &&
   expect_jq '.start_nodes == 16 and .end_nodes == 3 and .queries > 0 and (.passes | length > 0) and .isolated' "$T/out" "minify: mlp down to one relu"
+expect_jq '.invalid == 0' "$T/out" "minify --json: invalid candidates counted (none: every cut of a valid graph verifies)"
 "$T/has-relu.sh" "$T/min.fathom.json" || fail "minify: the result no longer satisfies the predicate"
 cmp -s "$T/mlp.fathom.json" $MLP || fail "minify modified its input"
 jq -e '.repro.predicate | startswith("script:")' "$T/min.fathom.json" >/dev/null || fail "the result is a repro with its predicate"
