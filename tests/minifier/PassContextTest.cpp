@@ -5,15 +5,12 @@
 #include "engine/graph/GraphBuilder.h"
 #include "minifier/Minify.h"
 #include "tests/minifier/MinifyTestSupport.h"
+#include "tests/minifier/passes/PassTestSupport.h"
 
 namespace fathom {
 namespace {
 
-bool hasTanh(const Graph& g) {
-  for (const auto& n : g.nodes())
-    if (n.kind == NodeKind::Call && n.target == "aten.tanh.default") return true;
-  return false;
-}
+bool hasTanh(const Graph& g) { return testing::callsOp(g, "aten.tanh.default"); }
 
 // x -> abs -> tanh -> neg, where tanh's recorded meta is broken (two sizes, one stride): every
 // candidate that keeps tanh - computed, or cut into an input that takes its meta - is invalid.
