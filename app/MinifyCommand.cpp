@@ -10,16 +10,20 @@
 // (atomically, with its large values in OUT.bin) after every improvement; Ctrl-C stops with it
 // (exit 130) and --resume continues from it. The input is never modified. On a terminal a live
 // line shows the progress.
+// --passes / --skip-passes pick the minifier's passes by key (minifier/Passes.def), and
+// --list-passes prints them (no REPRO needed).
 // Exit 0: a minimized repro was written; 1: the input does not fail as P says (and what happened
 // instead); 2: bad usage or input; 130: interrupted (the best so far is in OUT).
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 
@@ -44,6 +48,8 @@ struct MinifyCliOptions {
   std::string memoryLimit = "4G";
   bool inProcess = false, resume = false, allowNonFinite = false;
   bool force = false, json = false, trustRepro = false;
+  std::vector<std::string> passes, skipPasses;  // keys, as given
+  bool listPasses = false;
 };
 
 std::atomic<bool> interrupted{false};
@@ -93,6 +99,45 @@ Status spillSideFileInputs(std::vector<ExampleInput>& inputs, const std::string&
   return {};
 }
 
+// --list-passes: one line per pass, its key first; with --json an array of {key, name, description}.
+int listPasses(bool json) {
+  if (json) {
+    Json list = Json::array();
+    for (const auto& p : minify::allPasses()) list.push_back({{"key", p.key}, {"name", p.name}, {"description", p.description}});
+    printJson(list);
+    return kExitOk;
+  }
+  size_t width = 0;
+  for (const auto& p : minify::allPasses()) width = std::max(width, std::string_view(p.key).size());
+  for (const auto& p : minify::allPasses()) std::cout << std::left << std::setw(static_cast<int>(width + 2)) << p.key << p.description << "\n";
+  return kExitOk;
+}
+
+// The passes --passes or --skip-passes select (every pass when neither is given), or a usage
+// error naming an unknown key and the valid ones.
+std::optional<std::vector<std::string>> selectedPasses(const MinifyCliOptions& o, int* rc) {
+  if (!o.passes.empty() && !o.skipPasses.empty()) {
+    *rc = usageError("--passes and --skip-passes cannot go together: name the passes to run, or the ones to skip");
+    return std::nullopt;
+  }
+  const bool only = !o.passes.empty();
+  const std::vector<std::string>& named = only ? o.passes : o.skipPasses;
+  const std::string flag = only ? "--passes" : "--skip-passes";
+  for (const auto& key : named) {
+    if (minify::findPass(key)) continue;
+    *rc = usageError(flag + ": unknown pass '" + key + "'; the passes are " + minify::passKeyList());
+    return std::nullopt;
+  }
+  std::vector<std::string> keys;
+  for (const auto& key : minify::allPassKeys())
+    if ((std::find(named.begin(), named.end(), key) != named.end()) == only) keys.push_back(key);
+  if (keys.empty()) {
+    *rc = usageError(flag + ": every pass is skipped, nothing would run");
+    return std::nullopt;
+  }
+  return keys;
+}
+
 // Where a run starts: the input's graph, or the checkpoint's with --resume.
 struct Start {
   std::string graphName;
@@ -104,6 +149,10 @@ struct Start {
 
 int runMinify(MinifyCliOptions o) {
   int rc = kExitOk;
+  if (o.listPasses) return listPasses(o.json);
+  if (o.dump.empty()) return usageError("minify: REPRO is required (see 'fathom minify --help')");
+  auto passes = selectedPasses(o, &rc);
+  if (!passes) return rc;
   auto dump = loadDumpOrReport(o.dump, &rc, o.load);
   if (!dump) return rc;
   // A repro brings its failure; the command line overrides it.
@@ -199,6 +248,7 @@ int runMinify(MinifyCliOptions o) {
   mo.memoryLimitMb = static_cast<size_t>(*memory >> 20);
   mo.spillFile = spillFile;
   mo.shapeEnv = dump->shapeEnv;
+  mo.passes = *passes;
   std::string writeError;
   mo.onImprove = [&](const minify::Candidate& c, const minify::MinifyStats&) {
     if (auto s = save(c); !s.ok()) writeError = s.error().str();
@@ -226,13 +276,13 @@ int runMinify(MinifyCliOptions o) {
   if (o.json) {
     printJson({{"file", o.dump}, {"graph", g.name}, {"predicate", oracle->predicate}, {"backend", backend->name}, {"output", out},
                {"start_nodes", start.originalNodes}, {"end_nodes", st.endNodes}, {"queries", st.queries}, {"cache_hits", st.cacheHits},
-               {"verifications", st.verifications}, {"flaky", st.flaky},
+               {"verifications", st.verifications}, {"flaky", st.flaky}, {"invalid", st.invalid},
                {"passes", st.passesThatHelped}, {"seconds", seconds()}, {"jobs", o.jobs}, {"isolated", !o.inProcess},
                {"resumed", start.resumed}, {"interrupted", st.stopped}});
   } else {
     std::cout << (st.stopped ? "interrupted: the best so far of graph '" : "minified graph '") << g.name << "' of " << o.dump << ": "
               << start.originalNodes << " -> " << st.endNodes << " nodes in " << st.queries << " queries (" << st.cacheHits
-              << " answered from the cache), " << seconds() << " s\n"
+              << " answered from the cache, " << st.invalid << " invalid skipped), " << seconds() << " s\n"
               << "wrote " << out << " (predicate " << oracle->predicate << ", backend " << backend->name << ")\n";
     if (st.stopped) std::cout << "continue with: fathom minify " << o.dump << " -o " << out << " --resume\n";
   }
@@ -246,7 +296,7 @@ Command addMinifyCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("minify", "Shrink a failing graph to a small one that still fails the same way");
   app->footer("Exit 0: a minimized repro was written; 1: the input does not fail as asked (and what it did instead); 2: bad usage or "
               "input; 130: interrupted (the best so far is in the output: continue with --resume).");
-  app->add_option("REPRO", o->dump, "A repro or a dump (*.fathom.json); it is never modified")->required();
+  app->add_option("REPRO", o->dump, "A repro or a dump (*.fathom.json); it is never modified (required unless --list-passes)");
   addDumpLoadFlags(app, &o->load);
   app->add_option("--predicate", o->predicate,
                   std::string("What failing means (default: the repro's): ") + minify::predicateKinds() +
@@ -264,9 +314,14 @@ Command addMinifyCommand(CLI::App& parent) {
                 "Run the repro's own script:CMD predicate (a command from the file); without it such a repro is refused "
                 "unless --predicate names the command");
   app->add_flag("--force", o->force, "Overwrite the output file if it exists");
+  app->add_option("--passes", o->passes, "Run only these passes, comma-separated keys (see --list-passes); they run in table order")
+      ->delimiter(',');
+  app->add_option("--skip-passes", o->skipPasses, "Run every pass but these, comma-separated keys (see --list-passes)")->delimiter(',');
+  app->add_flag("--list-passes", o->listPasses, "List the passes (key and description, in the order they run) and exit");
   app->add_flag("--json", o->json,
                 "Print JSON: {file, graph, predicate, backend, output, start_nodes, end_nodes, queries, cache_hits, verifications "
-                "(queries re-asking a candidate before taking it), flaky, passes, seconds, jobs, isolated, resumed, interrupted}");
+                "(queries re-asking a candidate before taking it), flaky, invalid (candidates failing Graph::verify, skipped), passes, "
+                "seconds, jobs, isolated, resumed, interrupted}; with --list-passes: [{key, name, description}]");
   return {app, [o] { return runMinify(*o); }};
 }
 

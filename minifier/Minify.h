@@ -11,8 +11,10 @@
 // candidate's cut. Every candidate is asked again, fresh, before it becomes the best (a flaky
 // answer is not taken), so the result fails; it is 1-minimal: no single call node of it can
 // become an input, no single output can go, and no output can move up to one of its operands,
-// without losing the failure. Worker subprocesses (Worker.h), predicates (Predicates.h) and
-// the CLI come on top of this core.
+// without losing the failure. The passes are a table (Passes.def: one file each in passes/,
+// over a PassContext); MinifyOptions::passes picks which run. Every candidate is checked with
+// Graph::verify() before it is asked; an invalid one is skipped and counted. Worker subprocesses
+// (Worker.h), predicates (Predicates.h) and the CLI come on top of this core.
 #pragma once
 
 #include <functional>
@@ -24,6 +26,7 @@
 #include "engine/core/Result.h"
 #include "engine/dump/Dump.h"
 #include "engine/graph/Graph.h"
+#include "minifier/Passes.h"
 
 namespace fathom::sym {
 class ShapeEnv;
@@ -72,6 +75,7 @@ struct MinifyStats {
   size_t cacheHits = 0;  // candidates answered from the cache
   size_t verifications = 0;  // of those queries, re-asking a candidate before it became the best
   size_t flaky = 0;          // candidates that failed once and not when re-asked (not taken)
+  size_t invalid = 0;        // candidates built that failed Graph::verify(): skipped, never asked
   std::vector<std::string> passesThatHelped;
   bool stopped = false;  // shouldStop() ended it early: the result is the best so far
 };
@@ -105,11 +109,14 @@ struct MinifyOptions {
   size_t spillBytes = 64 << 10;
   // Checked between queries (Ctrl-C): when true the minifier stops and returns the best so far.
   std::function<bool()> shouldStop;
+  // The passes to run, by key (Passes.def); they run in table order whatever the order here.
+  // An unknown key is an error of minify().
+  std::vector<std::string> passes = allPassKeys();
 };
 
 // Minimizes `graph` (with `inputs`, one per placeholder) under `oracle`. An error when the graph
-// cannot run on its inputs (the real values of its nodes are needed); originalFails is false
-// (and nothing was minimized) when the original does not fail.
+// cannot run on its inputs (the real values of its nodes are needed) or options.passes names an
+// unknown pass; originalFails is false (and nothing was minimized) when the original does not fail.
 Result<MinifyResult> minify(const Graph& graph, const std::vector<ExampleInput>& inputs, const Oracle& oracle,
                             const MinifyOptions& options = {});
 

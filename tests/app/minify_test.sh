@@ -37,6 +37,7 @@ chmod +x "$T/has-relu.sh"
 cp $MLP "$T/mlp.fathom.json"
 ok minify "$T/mlp.fathom.json" --predicate "script:$T/has-relu.sh" -o "$T/min.fathom.json" --json &&
   expect_jq '.start_nodes == 16 and .end_nodes == 3 and .queries > 0 and (.passes | length > 0) and .isolated' "$T/out" "minify: mlp down to one relu"
+expect_jq '.invalid == 0' "$T/out" "minify --json: invalid candidates counted (none: every cut of a valid graph verifies)"
 "$T/has-relu.sh" "$T/min.fathom.json" || fail "minify: the result no longer satisfies the predicate"
 cmp -s "$T/mlp.fathom.json" $MLP || fail "minify modified its input"
 jq -e '.repro.predicate | startswith("script:")' "$T/min.fathom.json" >/dev/null || fail "the result is a repro with its predicate"
@@ -182,6 +183,28 @@ checks=$((checks + 1)); [ -e "$T/y" ] || fail "--predicate script:CMD named on t
 jq '.repro.predicate = "script:echo '"'"'a b'"'"'"' "$T/evil.fathom.json" >"$T/quote.fathom.json"
 usage_error "would run the command 'echo 'a b''; name it yourself with --predicate 'script:echo '\''a b'\''' or pass" minify "$T/quote.fathom.json"
 # Fathom's own predicates, from a repro, need no consent (still_fails above runs crash and accuracy).
+
+# --- the passes: listed by kebab-case key, run alone, skipped (minifier/Passes.def) ----------------------
+ok minify --list-passes
+checks=$((checks + 1))
+grep -qvE '^[a-z]+(-[a-z]+)*  +[^ ]' "$T/out" && fail "--list-passes: a line without 'key  description': $(grep -vE '^[a-z]+(-[a-z]+)*  +[^ ]' "$T/out" | head -n 1)"
+[ "$(head -n 1 "$T/out" | cut -d' ' -f1)" = "truncate-suffix" ] || fail "--list-passes: the passes in the order they run, truncate-suffix first"
+cut -d' ' -f1 "$T/out" >"$T/keys.txt"
+ok minify --list-passes --json &&
+  expect_jq 'type == "array" and length > 1 and all(.[]; (.key | test("^[a-z]+(-[a-z]+)*$")) and (.name | length > 0) and (.description | length > 0))
+             and ([.[].key] | unique | length) == length and .[0] == {"key": "truncate-suffix", "name": "truncate suffix", "description": .[0].description}' \
+    "$T/out" "--list-passes --json: [{key, name, description}], unique kebab-case keys"
+checks=$((checks + 1)); cmp -s <(jq -r '.[].key' "$T/out") "$T/keys.txt" || fail "--list-passes and --list-passes --json list other keys"
+ok minify $MLP --backend faulty-miscompile --predicate accuracy --in-process --passes truncate-suffix -o "$T/alone.fathom.json" --json &&
+  expect_jq '.passes == ["truncate suffix"] and .end_nodes < .start_nodes and .invalid == 0' "$T/out" "--passes truncate-suffix runs it alone"
+ok minify $MLP --backend faulty-miscompile --predicate accuracy --in-process --passes shrink-constants,merge-inputs -o "$T/alone.fathom.json" --force --json &&
+  expect_jq '.passes == [] and .end_nodes == .start_nodes and .queries == 1' "$T/out" "--passes with passes that cannot help here: nothing else runs"
+ok minify $MLP --backend faulty-miscompile --predicate accuracy --in-process --skip-passes truncate-suffix -o "$T/alone.fathom.json" --force --json &&
+  expect_jq '(.passes | index("truncate suffix") | not) and .end_nodes < .start_nodes' "$T/out" "--skip-passes truncate-suffix: the others still minify"
+usage_error "--passes: unknown pass 'no-such-pass'; the passes are truncate-suffix, remove-outputs," minify $MLP --predicate crash --passes truncate-suffix,no-such-pass
+usage_error "--skip-passes: unknown pass 'truncate_suffix'; the passes are truncate-suffix" minify $MLP --predicate crash --skip-passes truncate_suffix
+usage_error "--passes and --skip-passes cannot go together" minify $MLP --predicate crash --passes truncate-suffix --skip-passes merge-inputs
+usage_error "minify: REPRO is required" minify
 
 # --- what does not fail, and bad usage ---------------------------------------------------------------
 checks=$((checks + 1)); "$FATHOM" minify $MLP --predicate exception -o "$T/none.fathom.json" >"$T/out" 2>"$T/err"; rc=$?
