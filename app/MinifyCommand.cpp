@@ -147,6 +147,133 @@ struct Start {
   bool resumed = false;
 };
 
+// The predicate and backend: the command line's, else the repro section's, else eager. A script
+// predicate that came with the file runs only when the user names it or passes --trust-repro.
+int resolvePredicate(MinifyCliOptions& o, const Dump& dump, minify::PredicateSpec& spec) {
+  const bool predicateFromRepro = dump.repro && o.predicate.empty();
+  if (dump.repro) {
+    if (o.predicate.empty()) o.predicate = dump.repro->predicate;
+    if (o.backend.empty()) o.backend = dump.repro->backend;
+    if (o.graph.empty()) o.graph = dump.repro->graph;
+  }
+  if (o.predicate.empty())
+    return usageError(std::string("minify: --predicate is required for a dump without a repro section (") + minify::predicateKinds() + ")");
+  if (o.backend.empty()) o.backend = "eager";
+  auto parsed = minify::parsePredicate(o.predicate);
+  if (!parsed.ok()) return reportError(parsed.error());
+  if (predicateFromRepro && parsed->kind == "script" && !o.trustRepro) return untrustedScript(o.dump, parsed->arg);
+  spec = *parsed;
+  return kExitOk;
+}
+
+// The work folder (spill file, script predicates' candidates), removed however the run ends.
+struct RemovedAtExit {
+  std::filesystem::path dir;
+  ~RemovedAtExit() {
+    std::error_code e;
+    std::filesystem::remove_all(dir, e);
+  }
+};
+
+// A checkpoint: the candidate as a dump with its repro section and where it came from (the input
+// and its hash, so --resume can tell a checkpoint of this input from any other file).
+Dump checkpointDump(const minify::Candidate& c, const Dump& source, const ReproSpec& repro, const std::string& from,
+                    const std::string& fromHash, size_t startNodes) {
+  Dump d = minify::candidateDump(c, source, repro.graph);
+  d.producer.emplace_back("minified_from", from);
+  d.producer.emplace_back("minified_from_hash", fromHash);
+  d.producer.emplace_back("minify_start_nodes", std::to_string(startNodes));
+  d.repro = repro;
+  return d;
+}
+
+// The minifier's options from the command line: isolation, workers, limits, spill, passes, and
+// Ctrl-C (checked between queries: the best so far is kept).
+minify::MinifyOptions workerOptions(const MinifyCliOptions& o, double oracleTimeout, uint64_t memoryBytes,
+                                    const std::string& spillFile, const std::vector<std::string>& passes) {
+  minify::MinifyOptions mo;
+  mo.isolate = !o.inProcess;
+  mo.jobs = o.jobs;
+  mo.timeoutSeconds = oracleTimeout > 0 ? oracleTimeout : o.timeout;
+  mo.memoryLimitMb = static_cast<size_t>(memoryBytes >> 20);
+  mo.spillFile = spillFile;
+  mo.passes = passes;
+  mo.shouldStop = [] { return interrupted.load(); };
+  interrupted = false;
+  return mo;
+}
+
+// The one rewriting progress line on a terminal.
+void printProgress(const minify::MinifyStats& s, size_t startNodes, double seconds, const char* pass) {
+  std::fprintf(stderr, "\rminify: %zu nodes (from %zu), %zu queries, %zu cached, %.1f s, %s   ", s.endNodes ? s.endNodes : s.startNodes,
+               startNodes, s.queries, s.cacheHits, seconds, pass);
+}
+
+// --resume: the run starts from the checkpoint at `out`, which must be one of this input's graph.
+int resumeFrom(const MinifyCliOptions& o, const std::string& out, const std::string& inputHash, Start& start) {
+  int rc = kExitOk;
+  auto checkpoint = loadDumpOrReport(out, &rc, o.load);
+  if (!checkpoint) return rc;
+  if (producerValue(*checkpoint, "minified_from_hash") != inputHash || !checkpoint->repro || checkpoint->repro->graph != start.graphName)
+    return usageError("--resume: " + out + " is not a checkpoint of graph '" + start.graphName + "' of " + o.dump +
+                      " (pass --force to start over)");
+  start.graph = checkpoint->graphs.front().graph;
+  start.inputs = checkpoint->inputsFor(start.graphName) ? *checkpoint->inputsFor(start.graphName) : std::vector<ExampleInput>{};
+  start.originalNodes = static_cast<size_t>(std::stoull("0" + producerValue(*checkpoint, "minify_start_nodes")));
+  start.resumed = true;
+  return kExitOk;
+}
+
+// -j, --in-process, --timeout and --memory-limit (its bytes into *memoryBytes), and the
+// predicates that need worker subprocesses.
+int checkWorkerOptions(const MinifyCliOptions& o, const minify::PredicateSpec& spec, uint64_t* memoryBytes) {
+  if (o.jobs < 1 || o.jobs > 256) return usageError("-j must be between 1 and 256");
+  if (o.inProcess && o.jobs > 1) return usageError("-j needs worker subprocesses: it cannot go with --in-process");
+  if (o.inProcess && (spec.kind == "crash" || spec.kind == "timeout" || spec.kind == "guard"))
+    return usageError("--predicate " + spec.kind + " needs worker subprocesses: it cannot go with --in-process");
+  if (!(o.timeout > 0)) return usageError("--timeout must be a positive number of seconds");
+  auto memory = parseBytes(o.memoryLimit);
+  if (!memory) return usageError("--memory-limit: expected a byte count like 512M or 8G, got '" + o.memoryLimit + "'");
+  *memoryBytes = *memory;
+  return kExitOk;
+}
+
+// The output is never the input; it is new, or continued with --resume, or replaced with --force.
+int checkOutput(const MinifyCliOptions& o, const std::string& out) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(out, o.dump, ec)) return usageError(out + " is the input: the input is never overwritten");
+  if (o.resume && !std::filesystem::exists(out)) return usageError("--resume: " + out + " does not exist (no checkpoint to continue from)");
+  if (!o.resume && !o.force && std::filesystem::exists(out))
+    return usageError(out + " already exists; pass --resume to continue from it or --force to start over");
+  return kExitOk;
+}
+
+// What the summary line (or --json) reports besides the stats.
+struct Summary {
+  std::string graph, predicate, backend, output;
+  size_t startNodes = 0;
+  bool resumed = false;
+  double seconds = 0;
+};
+
+int printSummary(const MinifyCliOptions& o, const Summary& s, const minify::MinifyStats& st) {
+  if (o.json) {
+    printJson({{"file", o.dump}, {"graph", s.graph}, {"predicate", s.predicate}, {"backend", s.backend}, {"output", s.output},
+               {"start_nodes", s.startNodes}, {"end_nodes", st.endNodes}, {"queries", st.queries}, {"cache_hits", st.cacheHits},
+               {"verifications", st.verifications}, {"flaky", st.flaky}, {"invalid", st.invalid},
+               {"passes", st.passesThatHelped}, {"seconds", s.seconds}, {"jobs", o.jobs}, {"isolated", !o.inProcess},
+               {"resumed", s.resumed}, {"interrupted", st.stopped}});
+  } else {
+    std::cout << (st.stopped ? "interrupted: the best so far of graph '" : "minified graph '") << s.graph << "' of " << o.dump << ": "
+              << s.startNodes << " -> " << st.endNodes << " nodes in " << st.queries << " queries (" << st.cacheHits
+              << " answered from the cache, " << st.invalid << " invalid skipped), " << s.seconds << " s\n"
+              << "wrote " << s.output << " (predicate " << s.predicate << ", backend " << s.backend << ")\n";
+    if (st.stopped) std::cout << "continue with: fathom minify " << o.dump << " -o " << s.output << " --resume\n";
+  }
+  return st.stopped ? kExitInterrupted : kExitOk;
+}
+
+
 int runMinify(MinifyCliOptions o) {
   int rc = kExitOk;
   if (o.listPasses) return listPasses(o.json);
@@ -155,34 +282,14 @@ int runMinify(MinifyCliOptions o) {
   if (!passes) return rc;
   auto dump = loadDumpOrReport(o.dump, &rc, o.load);
   if (!dump) return rc;
-  // A repro brings its failure; the command line overrides it.
-  const bool predicateFromRepro = dump->repro && o.predicate.empty();
-  if (dump->repro) {
-    if (o.predicate.empty()) o.predicate = dump->repro->predicate;
-    if (o.backend.empty()) o.backend = dump->repro->backend;
-    if (o.graph.empty()) o.graph = dump->repro->graph;
-  }
-  if (o.predicate.empty()) return usageError(std::string("minify: --predicate is required for a dump without a repro section (") + minify::predicateKinds() + ")");
-  if (o.backend.empty()) o.backend = "eager";
-  auto spec = minify::parsePredicate(o.predicate);
-  if (!spec.ok()) return reportError(spec.error());
-  if (predicateFromRepro && spec->kind == "script" && !o.trustRepro) return untrustedScript(o.dump, spec->arg);
+  minify::PredicateSpec spec;
+  if (int bad = resolvePredicate(o, *dump, spec); bad != kExitOk) return bad;
   const minify::Backend* backend = minify::findBackend(o.backend);
   if (!backend) return usageError("--backend must be one of " + minify::backendNames() + ", not '" + o.backend + "'");
-  if (o.jobs < 1 || o.jobs > 256) return usageError("-j must be between 1 and 256");
-  if (o.inProcess && o.jobs > 1) return usageError("-j needs worker subprocesses: it cannot go with --in-process");
-  if (o.inProcess && (spec->kind == "crash" || spec->kind == "timeout" || spec->kind == "guard"))
-    return usageError("--predicate " + spec->kind + " needs worker subprocesses: it cannot go with --in-process");
-  if (!(o.timeout > 0)) return usageError("--timeout must be a positive number of seconds");
-  auto memory = parseBytes(o.memoryLimit);
-  if (!memory) return usageError("--memory-limit: expected a byte count like 512M or 8G, got '" + o.memoryLimit + "'");
-
+  uint64_t memory = 0;
+  if (int bad = checkWorkerOptions(o, spec, &memory); bad != kExitOk) return bad;
   const std::string out = o.output.empty() ? defaultOutput(o.dump) : o.output;
-  std::error_code ec;
-  if (std::filesystem::equivalent(out, o.dump, ec)) return usageError(out + " is the input: the input is never overwritten");
-  if (o.resume && !std::filesystem::exists(out)) return usageError("--resume: " + out + " does not exist (no checkpoint to continue from)");
-  if (!o.resume && !o.force && std::filesystem::exists(out))
-    return usageError(out + " already exists; pass --resume to continue from it or --force to start over");
+  if (int bad = checkOutput(o, out); bad != kExitOk) return bad;
 
   auto graph = selectGraph(*dump, o.graph, o.dump);
   if (!graph.ok()) return reportError(graph.error());
@@ -195,31 +302,19 @@ int runMinify(MinifyCliOptions o) {
   // The work folder: the spill file of large values and script predicates' candidates.
   const auto work = std::filesystem::temp_directory_path() / ("fathom-minify-" + std::to_string(::getpid()));
   std::filesystem::create_directories(work);
-  struct Cleanup {
-    std::filesystem::path dir;
-    ~Cleanup() { std::error_code e; std::filesystem::remove_all(dir, e); }
-  } cleanup{work};
+  const RemovedAtExit cleanup{work};
   const std::string spillFile = (work / "values.bin").string();
 
-  std::optional<Dump> checkpoint;
-  if (o.resume) {
-    checkpoint = loadDumpOrReport(out, &rc, o.load);
-    if (!checkpoint) return rc;
-    if (producerValue(*checkpoint, "minified_from_hash") != inputHash || !checkpoint->repro || checkpoint->repro->graph != g.name)
-      return usageError("--resume: " + out + " is not a checkpoint of graph '" + g.name + "' of " + o.dump + " (pass --force to start over)");
-    start.graph = checkpoint->graphs.front().graph;
-    start.inputs = checkpoint->inputsFor(g.name) ? *checkpoint->inputsFor(g.name) : std::vector<ExampleInput>{};
-    start.originalNodes = static_cast<size_t>(std::stoull("0" + producerValue(*checkpoint, "minify_start_nodes")));
-    start.resumed = true;
-  }
+  if (o.resume)
+    if (int bad = resumeFrom(o, out, inputHash, start); bad != kExitOk) return bad;
   // The inputs' side-file values move into this run's spill, in the work folder: OUT.bin is
   // rewritten at every checkpoint, and a script predicate's candidates, written there too, then
   // name side files only inside their own folder (what `fathom` reads without --trust-paths).
   if (auto s = spillSideFileInputs(start.inputs, spillFile); !s.ok()) return reportError(s.error().within(start.resumed ? out : o.dump));
 
-  minify::OracleContext context{&*dump, g.name, work.string(), backend, !o.inProcess, {o.timeout, static_cast<size_t>(*memory >> 20)},
+  minify::OracleContext context{&*dump, g.name, work.string(), backend, !o.inProcess, {o.timeout, static_cast<size_t>(memory >> 20)},
                                 o.allowNonFinite};
-  auto oracle = minify::makeOracle(*spec, start.graph, start.inputs, context);
+  auto oracle = minify::makeOracle(spec, start.graph, start.inputs, context);
   if (!oracle.ok()) {
     if (oracle.error().code == ErrorCode::Internal) return reportError(oracle.error());
     printErrorLine(o.dump + ": graph '" + g.name + "': " + oracle.error().message);
@@ -227,39 +322,24 @@ int runMinify(MinifyCliOptions o) {
   }
 
   // Every checkpoint is a repro: the candidate, the failure it shows, where it came from.
-  auto repro = [&](const minify::Candidate& c, size_t startNodes) {
-    Dump d = minify::candidateDump(c, *dump, g.name);
-    d.producer.emplace_back("minified_from", o.dump);
-    d.producer.emplace_back("minified_from_hash", inputHash);
-    d.producer.emplace_back("minify_start_nodes", std::to_string(startNodes));
-    d.repro = ReproSpec{g.name, oracle->predicate, backend->name, {}};
-    return d;
-  };
   // saveDump copies the spilled values the checkpoint uses into OUT.bin, beside it.
-  auto save = [&](const minify::Candidate& c) -> Status { return saveDump(repro(c, start.originalNodes), out); };
+  const ReproSpec repro{g.name, oracle->predicate, backend->name, {}};
+  auto save = [&](const minify::Candidate& c) -> Status {
+    return saveDump(checkpointDump(c, *dump, repro, o.dump, inputHash, start.originalNodes), out);
+  };
 
   const bool live = !o.json && ::isatty(STDERR_FILENO);
   const auto began = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(); };
-  minify::MinifyOptions mo;
-  mo.isolate = !o.inProcess;
-  mo.jobs = o.jobs;
-  mo.timeoutSeconds = oracle->timeoutSeconds > 0 ? oracle->timeoutSeconds : o.timeout;
-  mo.memoryLimitMb = static_cast<size_t>(*memory >> 20);
-  mo.spillFile = spillFile;
+  minify::MinifyOptions mo = workerOptions(o, oracle->timeoutSeconds, memory, spillFile, *passes);
   mo.shapeEnv = dump->shapeEnv;
-  mo.passes = *passes;
   std::string writeError;
   mo.onImprove = [&](const minify::Candidate& c, const minify::MinifyStats&) {
     if (auto s = save(c); !s.ok()) writeError = s.error().str();
   };
   mo.onQuery = [&](const minify::MinifyStats& s, const char* pass) {
-    if (live)
-      std::fprintf(stderr, "\rminify: %zu nodes (from %zu), %zu queries, %zu cached, %.1f s, %s   ", s.endNodes ? s.endNodes : s.startNodes,
-                   start.originalNodes, s.queries, s.cacheHits, seconds(), pass);
+    if (live) printProgress(s, start.originalNodes, seconds(), pass);
   };
-  mo.shouldStop = [] { return interrupted.load(); };
-  interrupted = false;
   auto previous = std::signal(SIGINT, onInterrupt);
   auto r = minify::minify(start.graph, start.inputs, oracle->oracle, mo);
   std::signal(SIGINT, previous);
@@ -272,21 +352,7 @@ int runMinify(MinifyCliOptions o) {
   }
   if (auto s = save(r->best); !s.ok()) return reportError(s.error());
   if (!writeError.empty()) printErrorLine("while minifying, a checkpoint could not be written: " + writeError);
-  const auto& st = r->stats;
-  if (o.json) {
-    printJson({{"file", o.dump}, {"graph", g.name}, {"predicate", oracle->predicate}, {"backend", backend->name}, {"output", out},
-               {"start_nodes", start.originalNodes}, {"end_nodes", st.endNodes}, {"queries", st.queries}, {"cache_hits", st.cacheHits},
-               {"verifications", st.verifications}, {"flaky", st.flaky}, {"invalid", st.invalid},
-               {"passes", st.passesThatHelped}, {"seconds", seconds()}, {"jobs", o.jobs}, {"isolated", !o.inProcess},
-               {"resumed", start.resumed}, {"interrupted", st.stopped}});
-  } else {
-    std::cout << (st.stopped ? "interrupted: the best so far of graph '" : "minified graph '") << g.name << "' of " << o.dump << ": "
-              << start.originalNodes << " -> " << st.endNodes << " nodes in " << st.queries << " queries (" << st.cacheHits
-              << " answered from the cache, " << st.invalid << " invalid skipped), " << seconds() << " s\n"
-              << "wrote " << out << " (predicate " << oracle->predicate << ", backend " << backend->name << ")\n";
-    if (st.stopped) std::cout << "continue with: fathom minify " << o.dump << " -o " << out << " --resume\n";
-  }
-  return st.stopped ? kExitInterrupted : kExitOk;
+  return printSummary(o, Summary{g.name, oracle->predicate, backend->name, out, start.originalNodes, start.resumed, seconds()}, r->stats);
 }
 
 }  // namespace

@@ -74,7 +74,6 @@ LinearParams linearParams(GraphBuilder& b, const std::string& name, int64_t in, 
 
 BertConfig BertConfig::sample() { return {2, 16, 768, 12, 3072}; }
 BertConfig BertConfig::benchmark() { return {8, 128, 768, 12, 3072}; }
-
 // Long: the layer's forward written out op by op, as HuggingFace's BertLayer reads top to bottom.
 Result<Dump> buildBertLayer(const BertConfig& c) {
   if (c.heads <= 0 || c.hidden % c.heads != 0) return invalidInput("BERT hidden size must divide into the heads");
