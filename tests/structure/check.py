@@ -9,6 +9,7 @@
      comment says why: "// Long: <why>" in the file's first 30 lines (for the file) or in the
      5 lines above the function (for the function).
   4. Every file a README table names (`Name.cpp`, `dir/File.h/.cpp`, `folder/`) exists.
+  5. Every folder of more than ten files has a README.md saying what lives there.
 
 Usage: check.py ROOT. Prints one line per problem (FILE:LINE: what) and exits 1 if any.
 """
@@ -137,6 +138,15 @@ def check_readmes(root, problems):
                         problems.append(f"{os.path.relpath(readme, root)}:{n}: names {name}, which does not exist")
 
 
+def check_folder_readmes(root, problems):
+    for folder in FOLDERS:
+        for dirpath, _, files in os.walk(os.path.join(root, folder)):
+            if "/build" in dirpath or "__pycache__" in dirpath:
+                continue
+            if len(files) > 10 and "README.md" not in files:
+                problems.append(f"{os.path.relpath(dirpath, root)}/: {len(files)} files and no README.md")
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     problems = []
@@ -147,6 +157,7 @@ def main():
         check_includes(rel, lines, problems)
         check_sizes(rel, lines, problems)
     check_readmes(root, problems)
+    check_folder_readmes(root, problems)
     for p in problems:
         print(p)
     print(f"structure: {len(problems)} problem(s)")

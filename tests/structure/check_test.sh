@@ -10,6 +10,8 @@ printf '#include <QWidget>\n' >"$T/viz/model/B.h"
 { echo 'int f() {'; for i in $(seq 90); do echo "  int x$i = $i;"; done; echo '  return 0;'; echo '}'; } >"$T/app/C.cpp"
 { echo '// Long: generated table'; echo 'int g() {'; for i in $(seq 90); do echo "  int y$i = $i;"; done; echo '}'; } >"$T/app/D.cpp"
 printf '| file | what |\n|---|---|\n| `Missing.h/.cpp` | gone |\n| `C.cpp` | here |\n' >"$T/app/README.md"
+mkdir -p "$T/engine/many"
+for i in $(seq 11); do echo "int v$i;" >"$T/engine/many/F$i.cpp"; done
 if python3 "$CHECK" "$T" >"$T/out"; then echo "check.py passed a bad tree"; exit 1; fi
 fail=0
 expect() { grep -qF "$1" "$T/out" || { echo "missing: $1"; fail=1; }; }
@@ -19,6 +21,7 @@ expect "viz/model/B.h:1: includes Qt"
 expect "app/C.cpp:1: function of 93 lines"
 expect "app/README.md:3: names Missing.h, which does not exist"
 expect "app/README.md:3: names Missing.cpp, which does not exist"
+expect "engine/many/: 11 files and no README.md"
 if grep -q "D.cpp" "$T/out" || grep -q "names C.cpp" "$T/out"; then echo "flagged what is allowed:"; cat "$T/out"; fail=1; fi
 [ $fail -eq 0 ] || { cat "$T/out"; exit 1; }
-echo "check.py: 6 planted problems found, 2 allowed things passed"
+echo "check.py: 7 planted problems found, 2 allowed things passed"
