@@ -192,13 +192,12 @@ Command addCheckCommand(CLI::App& parent) {
   auto o = std::make_shared<CheckCliOptions>();
   CLI::App* app = parent.add_subcommand(
       "check", "Run graphs under the debug interpreter: every node's recorded meta against the real result");
-  app->add_option("DUMP", o->dump, "The dump file (*.fathom.json)")->required();
-  addDumpLoadFlags(app, &o->load);
+  addDumpArgument(app, &o->dump, &o->load);
   app->add_option("--graph", o->graph, "Check this graph only (default: the first; an AOT dump's whole training step)");
   app->add_flag("--all", o->all, "Check every graph of the dump");
-  app->add_option("--inputs", o->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
+  addInputsOption(app, &o->inputsFile);
   app->add_option("--sizes", o->sizes, "Bind the dump's symbols to these sizes, e.g. s0=8,s1=64 (inputs are resized; symbols not named keep their traced sizes)");
-  app->add_option("--memory-limit", o->memoryLimit, "Refuse to hold more tensor memory than this (e.g. 512M, 8G; default 8G)");
+  addMemoryLimitOption(app, &o->memoryLimit);
   app->add_flag("--strict-strides", o->strictStrides, "Compare the strides of size-1 dimensions too");
   app->add_flag("--values", o->values, "Also check values: NaN/Inf, and each node against its kernel rerun in float64");
   app->add_flag("--json", o->json, "Print JSON: {checked, mismatches: [{graph, node, op, field, expected, actual, origin, "

@@ -91,6 +91,19 @@ void addDumpLoadFlags(CLI::App* app, DumpLoadFlags* flags) {
                 "without it they must be inside the dump's folder, so a dump from someone else cannot read your files");
 }
 
+void addDumpArgument(CLI::App* app, std::string* dump, DumpLoadFlags* flags) {
+  app->add_option("DUMP", *dump, "The dump file (*.fathom.json)")->required();
+  addDumpLoadFlags(app, flags);
+}
+
+void addInputsOption(CLI::App* app, std::string* inputsFile) {
+  app->add_option("--inputs", *inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
+}
+
+void addMemoryLimitOption(CLI::App* app, std::string* memoryLimit) {
+  app->add_option("--memory-limit", *memoryLimit, "Refuse to hold more tensor memory than this (e.g. 512M, 8G; default 8G)");
+}
+
 std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode, const DumpLoadFlags& flags) {
   auto dump = loadDump(path, flags.readOptions());
   if (!dump.ok()) {

@@ -62,6 +62,11 @@ struct DumpLoadFlags {
 };
 // --keep-unknown-ops and --trust-paths, the same on every command that loads a dump.
 void addDumpLoadFlags(CLI::App* app, DumpLoadFlags* flags);
+// The prologue the commands that read one dump share, worded the same everywhere: the DUMP
+// argument with the load flags, --inputs FILE and --memory-limit SIZE (applyMemoryLimit).
+void addDumpArgument(CLI::App* app, std::string* dump, DumpLoadFlags* flags);
+void addInputsOption(CLI::App* app, std::string* inputsFile);
+void addMemoryLimitOption(CLI::App* app, std::string* memoryLimit);
 
 // The example inputs to run `graphName` with: the --inputs file when given (checked against the
 // graph's placeholders), else the dump's. Errors name the file they are about.

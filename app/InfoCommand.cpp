@@ -157,8 +157,7 @@ void printInfoText(const Dump& dump, const std::string& path) {
 Command addInfoCommand(CLI::App& parent) {
   auto opts = std::make_shared<InfoOptions>();
   CLI::App* app = parent.add_subcommand("info", "Summarize a dump: graphs, node counts, op histogram, inputs");
-  app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
-  addDumpLoadFlags(app, &opts->load);
+  addDumpArgument(app, &opts->dump, &opts->load);
   app->add_flag("--json", opts->json, "Print JSON: {file, producer, graphs: {NAME: {nodes, ops, inputs, ...}}}");
   return {app, [opts] {
             int rc = kExitOk;

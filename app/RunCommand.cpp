@@ -311,12 +311,11 @@ int runGraph(const RunOptions& opts) {
 Command addRunCommand(CLI::App& parent) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* app = parent.add_subcommand("run", "Run a graph on real tensors; print each output's layout and checksum");
-  app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
-  addDumpLoadFlags(app, &opts->load);
+  addDumpArgument(app, &opts->dump, &opts->load);
   app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
   app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
-  app->add_option("--inputs", opts->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
-  app->add_option("--memory-limit", opts->memoryLimit, "Refuse to hold more tensor memory than this (e.g. 512M, 8G; default 8G)");
+  addInputsOption(app, &opts->inputsFile);
+  addMemoryLimitOption(app, &opts->memoryLimit);
   app->add_option("--backend", opts->backend, "eager (interpret one graph) or aot_eager (a partitioned dump's forward + backward, "
                                                "compared with eager autograd)");
   app->add_option("--rtol", opts->rtol, "Against a dump's recorded outputs: relative tolerance, of each output's largest |x| (default 1e-4)");

@@ -60,8 +60,7 @@ int runShow(const ShowOptions& opts) {
 Command addShowCommand(CLI::App& parent) {
   auto opts = std::make_shared<ShowOptions>();
   CLI::App* app = parent.add_subcommand("show", "Print a graph as text, Graphviz dot, or JSON");
-  app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
-  addDumpLoadFlags(app, &opts->load);
+  addDumpArgument(app, &opts->dump, &opts->load);
   app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
   app->add_option("--format", opts->format, "text (one line per node), dot (Graphviz) or json (a one-graph dump)")
       ->check(CLI::IsMember({"text", "dot", "json"}))

@@ -66,10 +66,9 @@ Command addStepCommand(CLI::App& parent) {
   auto opts = std::make_shared<StepOptions>();
   CLI::App* app = parent.add_subcommand(
       "step", "Step through a graph node by node, comparing each node's recorded meta with its real value");
-  app->add_option("DUMP", opts->dump, "The dump file (*.fathom.json)")->required();
-  addDumpLoadFlags(app, &opts->load);
+  addDumpArgument(app, &opts->dump, &opts->load);
   app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
-  app->add_option("--inputs", opts->inputsFile, "Inputs file ({\"format\": \"fathom-inputs\", ...}) to run with");
+  addInputsOption(app, &opts->inputsFile);
   app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
   app->add_flag("--strict-strides", opts->strictStrides, "Compare the strides of size-1 dimensions too");
   app->add_option("--commands", opts->commandsFile, "Read commands from this file (one a line, echoed) instead of stdin");
