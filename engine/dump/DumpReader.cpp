@@ -191,15 +191,17 @@ const std::vector<std::optional<ExampleInput>>* Dump::outputsFor(std::string_vie
 
 namespace {
 
-// Parses JSON text into a document, or an error with line and column.
-Result<json> parseJson(std::string_view text, const std::string& label, const DumpReadOptions& options) {
-  if (auto depth = checkJsonDepth(text, options.maxDepth); !depth.ok()) {
-    return invalidInput(depth.error().message, label);
-  }
+// Parses JSON text into a document, or an error with line and column. `parsed`: the same text
+// already parsed by simdjson (with options.maxDepth), or null to parse it here.
+Result<json> parseJson(std::string_view text, const std::string& label, const DumpReadOptions& options,
+                       const dumpread::ParsedJson* parsed = nullptr) {
+  std::optional<dumpread::ParsedJson> own;
+  if (!parsed) parsed = &own.emplace(text, options.maxDepth);
   json doc;
-  if (dumpread::buildJsonDom(text, options.maxDepth, doc)) return doc;
-  // simdjson refused it (or something rare it reads differently): nlohmann decides, and names
-  // line and column.
+  if (parsed->buildDom(doc)) return doc;
+  // simdjson refused it (too deep, a syntax error, or something rare it reads differently): the
+  // depth check and nlohmann decide, and name line and column.
+  if (auto depth = checkJsonDepth(text, options.maxDepth); !depth.ok()) return invalidInput(depth.error().message, label);
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {
@@ -226,17 +228,18 @@ std::optional<Dump> readStreamed(StreamedDump& streamed, const SideFileRoot& sid
 }  // namespace
 
 Result<Dump> parseDump(std::string_view text, const std::string& label, const DumpReadOptions& options) {
-  // Symbolic dumps (a shape_env) and anything deeper than options.maxDepth make the streaming
-  // reader give up; the DOM reader then checks the depth first, and reads the shape_env before
-  // the graphs.
-  if (auto streamed = dumpread::streamDump(text, options.maxDepth)) {
+  // Parsed once: symbolic dumps (a shape_env) make the streaming reader give up, and the DOM
+  // reader, which reads the shape_env before the graphs, walks the same parse.
+  const dumpread::ParsedJson parsed(text, options.maxDepth);
+  if (auto streamed = dumpread::streamDump(parsed)) {
     if (auto dump = readStreamed(*streamed, sideFileRoot(label, options))) return std::move(*dump);
   }
-  return dumpread::parseDumpDomOnly(text, label, options);
+  return dumpread::parseDumpDomOnly(text, label, options, &parsed);
 }
 
-Result<Dump> dumpread::parseDumpDomOnly(std::string_view text, const std::string& label, const DumpReadOptions& options) {
-  auto doc = parseJson(text, label, options);
+Result<Dump> dumpread::parseDumpDomOnly(std::string_view text, const std::string& label, const DumpReadOptions& options,
+                                        const ParsedJson* parsed) {
+  auto doc = parseJson(text, label, options, parsed);
   FATHOM_TRY(doc);
   try {
     return readDocument(*doc, [&](const json& j, const Ptr& ptr, const std::string&) {

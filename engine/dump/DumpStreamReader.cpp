@@ -14,7 +14,7 @@ namespace fathom::dumpread {
 namespace {
 
 // SAX handler: the skeleton DOM, with each node of a node array built by NodeEventBuilder.
-// Every callback returns false to give up; the walk then stops and parseJsonEvents returns false.
+// Every callback returns false to give up; the walk then stops and ParsedJson::walk returns false.
 class SkeletonBuilder final : public nlohmann::json_sax<json> {
  public:
   explicit SkeletonBuilder(StreamedDump& out) : out_(out) {}
@@ -150,11 +150,11 @@ Graph* StreamedDump::graph(std::string_view name) {
   return nullptr;
 }
 
-std::optional<StreamedDump> streamDump(std::string_view text, int maxDepth) {
+std::optional<StreamedDump> streamDump(const ParsedJson& parsed) {
   StreamedDump out;
   SkeletonBuilder builder(out);
   try {
-    if (!parseJsonEvents(text, maxDepth, builder)) return std::nullopt;
+    if (!parsed.walk(builder)) return std::nullopt;
   } catch (...) {
     // ReadError from a node, or anything else unexpected: the DOM path decides what to report.
     return std::nullopt;

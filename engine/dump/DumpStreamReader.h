@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/dump/DumpValueReader.h"
+#include "engine/dump/JsonEvents.h"
 
 namespace fathom::dumpread {
 
@@ -30,10 +31,12 @@ struct StreamedDump {
 };
 
 // The streamed document, or nullopt when the DOM reader must take over (see above).
-std::optional<StreamedDump> streamDump(std::string_view text, int maxDepth);
+std::optional<StreamedDump> streamDump(const ParsedJson& parsed);
 
-// parseDump without the streaming path: what every input must give on either path. For tests
-// (DumpStreamReaderTest) that compare the two; defined in DumpReader.cpp.
-Result<Dump> parseDumpDomOnly(std::string_view text, const std::string& label, const DumpReadOptions& limits = {});
+// parseDump without the streaming path: what every input must give on either path (tests compare
+// the two); `parsed`, when given, is the text already parsed with options.maxDepth, so the DOM is
+// built without parsing again. Defined in DumpReader.cpp.
+Result<Dump> parseDumpDomOnly(std::string_view text, const std::string& label, const DumpReadOptions& limits = {},
+                              const ParsedJson* parsed = nullptr);
 
 }  // namespace fathom::dumpread

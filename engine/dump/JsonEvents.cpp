@@ -10,14 +10,14 @@ namespace {
 using Handler = nlohmann::json_sax<json>;
 
 // Depth is bounded by the parser's maxDepth, so recursion is safe.
-bool walk(simdjson::dom::element e, Handler& h) {
+bool walkElement(simdjson::dom::element e, Handler& h) {
   using T = simdjson::dom::element_type;
   switch (e.type()) {
     case T::ARRAY: {
       const simdjson::dom::array a = e.get_array().value_unsafe();
       if (!h.start_array(a.size())) return false;
       for (simdjson::dom::element child : a)
-        if (!walk(child, h)) return false;
+        if (!walkElement(child, h)) return false;
       return h.end_array();
     }
     case T::OBJECT: {
@@ -26,7 +26,7 @@ bool walk(simdjson::dom::element e, Handler& h) {
       std::string key;
       for (simdjson::dom::key_value_pair kv : o) {
         key.assign(kv.key);
-        if (!h.key(key) || !walk(kv.value, h)) return false;
+        if (!h.key(key) || !walkElement(kv.value, h)) return false;
       }
       return h.end_object();
     }
@@ -74,24 +74,37 @@ class DomBuilder final : public Handler {
 
 }  // namespace
 
-bool parseJsonEvents(std::string_view text, int maxDepth, Handler& handler) {
+struct ParsedJson::Impl {
+  simdjson::padded_string padded;  // simdjson reads up to 64 bytes past the end
   simdjson::dom::parser parser;
-  // simdjson's limit is checkJsonDepth's: maxDepth levels pass, one more fails.
-  if (maxDepth < 1 || parser.allocate(text.size(), static_cast<size_t>(maxDepth)) != simdjson::SUCCESS) return false;
   simdjson::dom::element root;
-  // The padded copy costs a few ms at 22 MB; simdjson reads up to 64 bytes past the end.
-  const simdjson::padded_string padded(text);
-  if (parser.parse(padded).get(root) != simdjson::SUCCESS) return false;
+  bool ok = false;
+};
+
+ParsedJson::ParsedJson(std::string_view text, int maxDepth) : impl_(std::make_unique<Impl>()) {
+  impl_->padded = simdjson::padded_string(text);
+  // simdjson's limit is checkJsonDepth's: maxDepth levels pass, one more fails.
+  impl_->ok = maxDepth >= 1 &&
+              impl_->parser.allocate(text.size(), static_cast<size_t>(maxDepth)) == simdjson::SUCCESS &&
+              impl_->parser.parse(impl_->padded).get(impl_->root) == simdjson::SUCCESS;
+}
+
+ParsedJson::~ParsedJson() = default;
+
+bool ParsedJson::ok() const { return impl_->ok; }
+
+bool ParsedJson::walk(Handler& handler) const {
+  if (!impl_->ok) return false;
   try {
-    return walk(root, handler);
+    return walkElement(impl_->root, handler);
   } catch (...) {
     return false;  // a handler that throws gives up like one that returns false
   }
 }
 
-bool buildJsonDom(std::string_view text, int maxDepth, json& out) {
+bool ParsedJson::buildDom(json& out) const {
   DomBuilder builder(out);
-  return parseJsonEvents(text, maxDepth, builder);
+  return walk(builder);
 }
 
 }  // namespace fathom::dumpread

@@ -9,24 +9,43 @@
 // that nlohmann accepts (integers beyond 64 bits, which nlohmann reads as floats); those
 // fall back the same way, so the caller's result never depends on which parser took it.
 //
+// The text is parsed once (ParsedJson) and can be walked more than once: the dump reader streams
+// it, and when streaming gives up (a symbolic dump) builds the DOM from the same parse.
+//
 // Example:
+//   ParsedJson parsed(text, 64);
 //   json doc;
-//   if (!buildJsonDom(text, 64, doc)) doc = json::parse(text);  // the slow path, with its message
+//   if (!parsed.buildDom(doc)) doc = json::parse(text);  // the slow path, with its message
 #pragma once
 
+#include <memory>
 #include <string_view>
 
 #include "engine/dump/DumpValueReader.h"
 
 namespace fathom::dumpread {
 
-// Parses `text` and sends every value to `handler` in document order, as nlohmann::sax_parse
-// would (non-negative integers as number_unsigned, negative as number_integer, the rest as
-// number_float). False when simdjson cannot parse the text, it nests deeper than `maxDepth`
-// (counted as checkJsonDepth counts), or the handler gave up.
-bool parseJsonEvents(std::string_view text, int maxDepth, nlohmann::json_sax<json>& handler);
+class ParsedJson {
+ public:
+  // Parses `text` (copied: simdjson reads past the end). Not ok() when simdjson cannot parse it
+  // or it nests deeper than `maxDepth` (counted as checkJsonDepth counts).
+  ParsedJson(std::string_view text, int maxDepth);
+  ~ParsedJson();
+  ParsedJson(const ParsedJson&) = delete;
+  ParsedJson& operator=(const ParsedJson&) = delete;
 
-// The whole document as a DOM, as json::parse builds it. False as above; `out` is then unspecified.
-bool buildJsonDom(std::string_view text, int maxDepth, json& out);
+  bool ok() const;
+  // Sends every value to `handler` in document order, as nlohmann::sax_parse would (non-negative
+  // integers as number_unsigned, negative as number_integer, the rest as number_float). False
+  // when not ok() or the handler gave up.
+  bool walk(nlohmann::json_sax<json>& handler) const;
+  // The whole document as a DOM, as json::parse builds it. False when not ok(); `out` is then
+  // unspecified.
+  bool buildDom(json& out) const;
+
+ private:
+  struct Impl;  // simdjson stays out of this header
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace fathom::dumpread

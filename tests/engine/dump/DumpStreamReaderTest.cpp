@@ -61,7 +61,7 @@ TEST(DumpStreamReader, StreamsUsualDumpsAndLeavesSymbolicOnesToTheDomReader) {
     SCOPED_TRACE(file);
     auto text = readFile((fs::path(FATHOM_TEST_DATA_DIR) / file).string());
     ASSERT_TRUE(text.ok());
-    EXPECT_TRUE(dumpread::streamDump(*text, 64).has_value());
+    EXPECT_TRUE(dumpread::streamDump(dumpread::ParsedJson(*text, 64)).has_value());
   }
   // A static AOT trace: joint, forward, backward and the partition.
   auto model = models::buildModel("mlp", {.layers = 2, .batch = 4});
@@ -70,7 +70,7 @@ TEST(DumpStreamReader, StreamsUsualDumpsAndLeavesSymbolicOnesToTheDomReader) {
   ASSERT_TRUE(compiled.ok()) << compiled.error().message;
   ASSERT_TRUE(compiled->dump.partition != nullptr);
   const std::string aotText = serializeDump(compiled->dump);
-  EXPECT_TRUE(dumpread::streamDump(aotText, 64).has_value());
+  EXPECT_TRUE(dumpread::streamDump(dumpread::ParsedJson(aotText, 64)).has_value());
   auto fast = parseDump(aotText, "aot.fathom.json");
   auto dom = dumpread::parseDumpDomOnly(aotText, "aot.fathom.json");
   ASSERT_TRUE(fast.ok() && dom.ok());
@@ -78,7 +78,7 @@ TEST(DumpStreamReader, StreamsUsualDumpsAndLeavesSymbolicOnesToTheDomReader) {
   EXPECT_EQ(serializeDump(*fast), aotText);
   auto symbolic = readFile((fs::path(FATHOM_TEST_DATA_DIR) / "tests/data/mlp-dynamic.fathom.json").string());
   ASSERT_TRUE(symbolic.ok());
-  EXPECT_FALSE(dumpread::streamDump(*symbolic, 64).has_value());
+  EXPECT_FALSE(dumpread::streamDump(dumpread::ParsedJson(*symbolic, 64)).has_value());
 }
 
 }  // namespace

@@ -35,6 +35,12 @@ class Recorder final : public nlohmann::json_sax<json> {
   }
 };
 
+// One parse, one walk / one DOM: what the reader does with a ParsedJson.
+bool parseJsonEvents(std::string_view text, int maxDepth, nlohmann::json_sax<json>& handler) {
+  return ParsedJson(text, maxDepth).walk(handler);
+}
+bool buildJsonDom(std::string_view text, int maxDepth, json& out) { return ParsedJson(text, maxDepth).buildDom(out); }
+
 std::string nlohmannEvents(const std::string& text) {
   Recorder r;
   EXPECT_TRUE(json::sax_parse(text, &r)) << text;
