@@ -14,8 +14,8 @@
 
 #include "app/CliCommon.h"
 #include "engine/aot/CheckStep.h"
-#include "engine/cache/ShapeTracing.h"
-#include "engine/dump/PartitionInfo.h"
+#include "engine/graph/GraphGuards.h"
+#include "engine/graph/PartitionInfo.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/symbolic/GuardSet.h"
 #include "engine/symbolic/ShapeEnv.h"

@@ -11,7 +11,7 @@
 #include "app/CliCommon.h"
 #include "engine/aot/CompiledAutograd.h"
 #include "engine/autograd/Autograd.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 
 namespace fathom::cli {
 namespace {

@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "app/CliCommon.h"
-#include "engine/cache/ShapeTracing.h"
 #include "engine/core/TraceLog.h"
 #include "engine/dump/SkipUnreadableGuards.h"
+#include "engine/graph/GraphGuards.h"
 #include "engine/symbolic/GuardCheck.h"
 #include "engine/symbolic/GuardExplain.h"
 #include "engine/symbolic/GuardOverlap.h"

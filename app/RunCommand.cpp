@@ -23,7 +23,7 @@
 #include "app/CliCommon.h"
 #include "engine/aot/CheckStep.h"
 #include "engine/aot/TrainingStep.h"
-#include "engine/dump/PartitionInfo.h"
+#include "engine/graph/PartitionInfo.h"
 #include "engine/graph/GraphPrinter.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"

@@ -17,9 +17,10 @@
 #include "app/CliCommon.h"
 #include "app/CompiledAutogradTrace.h"
 #include "engine/aot/AotCompile.h"
-#include "engine/cache/GuardedCache.h"
-#include "engine/dump/PartitionInfo.h"
-#include "engine/cache/ShapeTracing.h"
+#include "engine/frontend/ShapeTracing.h"
+#include "engine/graph/GraphGuards.h"
+#include "engine/graph/PartitionInfo.h"
+#include "engine/symbolic/GuardedCache.h"
 #include "samples/models/Models.h"
 
 namespace fathom::cli {

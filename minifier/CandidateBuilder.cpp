@@ -3,7 +3,7 @@
 #include <functional>
 
 #include "engine/aot/GraphExtract.h"
-#include "engine/cache/ShapeTracing.h"
+#include "engine/graph/GraphGuards.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
 #include "engine/symbolic/GuardSet.h"

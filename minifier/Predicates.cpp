@@ -15,11 +15,11 @@
 #include <set>
 
 #include "engine/aot/AotCompile.h"
-#include "engine/cache/ShapeTracing.h"
+#include "engine/graph/GraphGuards.h"
 #include "engine/interp/DebugInterpreter.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/ValueDiff.h"
-#include "engine/ops/Copy.h"
+#include "engine/ops/cpu/Copy.h"
 #include "engine/symbolic/GuardSet.h"
 #include "minifier/Export.h"
 

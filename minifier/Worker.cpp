@@ -1,6 +1,6 @@
 #include "minifier/Worker.h"
 
-#include "engine/ops/ComputeThreads.h"
+#include "engine/ops/cpu/ComputeThreads.h"
 
 #include <fcntl.h>
 #include <poll.h>

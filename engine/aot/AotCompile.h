@@ -17,7 +17,7 @@
 
 #include "engine/aot/JointGraph.h"
 #include "engine/aot/Partition.h"
-#include "engine/cache/ShapeTracing.h"
+#include "engine/frontend/ShapeTracing.h"
 #include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom::aot {

@@ -1,7 +1,7 @@
 #include "engine/aot/CheckStep.h"
 
 #include "engine/core/Random.h"
-#include "engine/dump/PartitionInfo.h"
+#include "engine/graph/PartitionInfo.h"
 
 namespace fathom::aot {
 

@@ -9,7 +9,7 @@
 #include "engine/aot/GraphExtract.h"
 #include "engine/autograd/Autograd.h"
 #include "engine/autograd/BackwardObserver.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/EagerRecorder.h"
 #include "engine/graph/GraphBuilder.h"
 #include "engine/interp/Interpreter.h"

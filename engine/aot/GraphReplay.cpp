@@ -2,7 +2,7 @@
 
 #include <variant>
 
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 
 namespace fathom::aot {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/core/Result.h"
-#include "engine/frontend/Tensor.h"
+#include "engine/frontend/TensorHandle.h"
 #include "engine/graph/Graph.h"
 
 namespace fathom::aot {

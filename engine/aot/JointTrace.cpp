@@ -4,7 +4,7 @@
 #include "engine/aot/GraphExtract.h"
 #include "engine/aot/JointGraph.h"
 #include "engine/autograd/Autograd.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/TraceContext.h"
 
 namespace fathom::aot {

@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "engine/aot/JointGraph.h"
-#include "engine/dump/PartitionInfo.h"
+#include "engine/graph/PartitionInfo.h"
 
 namespace fathom::aot {
 

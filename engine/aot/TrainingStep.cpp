@@ -2,10 +2,10 @@
 
 #include "engine/autograd/Autograd.h"
 #include "engine/core/Random.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/interp/Interpreter.h"
 #include "engine/interp/ValueDiff.h"
-#include "engine/ops/Copy.h"
+#include "engine/ops/cpu/Copy.h"
 
 namespace fathom::aot {
 namespace {

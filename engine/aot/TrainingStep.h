@@ -8,7 +8,7 @@
 #pragma once
 
 #include "engine/aot/JointGraph.h"
-#include "engine/dump/PartitionInfo.h"
+#include "engine/graph/PartitionInfo.h"
 
 #include <string>
 #include <vector>

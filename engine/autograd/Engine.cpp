@@ -9,7 +9,7 @@
 #include "engine/autograd/Autograd.h"
 #include "engine/autograd/BackwardObserver.h"
 #include "engine/autograd/Record.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 #include "engine/frontend/TraceContext.h"
 

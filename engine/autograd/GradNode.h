@@ -19,7 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/frontend/Tensor.h"
+#include "engine/frontend/AutogradMeta.h"
+#include "engine/frontend/TensorHandle.h"
 
 namespace fathom::autograd {
 
@@ -34,23 +35,10 @@ struct Edge {
   bool valid() const { return fn != nullptr; }
 };
 
-// A tensor hook sees the gradient of that tensor and may replace it (return a tensor).
-using TensorHook = std::function<std::optional<Tensor>(const Tensor& grad)>;
 // A node pre-hook sees the node's incoming gradients (one per forward output) and may replace them.
 using PreHook = std::function<std::optional<TensorList>(const TensorList& gradOutputs)>;
 // A node post-hook sees the gradients it produced (per input) and those it got; may replace the former.
 using PostHook = std::function<std::optional<TensorList>(const TensorList& gradInputs, const TensorList& gradOutputs)>;
-
-struct AutogradMeta {
-  bool requiresGrad = false;
-  std::shared_ptr<GradNode> gradFn;  // null for a leaf
-  uint32_t outputNr = 0;             // which output of gradFn this tensor is
-  std::weak_ptr<GradNode> accumulator;  // a leaf's AccumulateGrad, while the graph holds it
-  std::vector<TensorHook> leafHooks;    // a leaf's hooks (its AccumulateGrad runs them)
-  Tensor grad;                          // accumulated (leaf) or retained gradient
-  bool retainsGrad = false;
-  std::string name;                     // for messages ("layers.0.weight")
-};
 
 // The creation site of a node: the forward op call, for anomaly reports and for the provenance
 // of the backward's graph nodes.

@@ -5,6 +5,7 @@
 #include "engine/autograd/BackwardObserver.h"
 #include "engine/autograd/Formula.h"
 #include "engine/autograd/GradMode.h"
+#include "engine/frontend/GradRecorder.h"
 #include "engine/frontend/TraceContext.h"
 #include "engine/ops/OpRegistry.h"
 
@@ -200,4 +201,28 @@ void recordOp(const OpDef& op, const frontend::Args& args, const frontend::KwArg
   }
 }
 
+namespace {
+
+// The tape as the frontend's GradRecorder: looks the op up only when something will be recorded.
+class TapeRecorder final : public frontend::GradRecorder {
+ public:
+  void record(std::string_view op, const frontend::Args& args, const frontend::KwArgs& kwargs,
+              std::vector<Tensor>& outputs, const std::source_location& loc) override {
+    if (!GradMode::enabled() || !anyRequiresGrad(args, kwargs)) return;
+    recordOp(*OpRegistry::global().find(op), args, kwargs, outputs, loc);
+  }
+};
+
+}  // namespace
+
 }  // namespace fathom::autograd
+
+// Installed before main(). fathom_engine's consumers link with --undefined=fathom_autograd_tape
+// (engine/CMakeLists.txt), so this file is in every program that runs ops, even one that never
+// names autograd: parameters require grad, and their ops must record a tape either way.
+extern "C" const bool fathom_autograd_tape;
+const bool fathom_autograd_tape = [] {
+  static fathom::autograd::TapeRecorder tape;
+  fathom::frontend::setGradRecorder(&tape);
+  return true;
+}();

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/autograd/GradNode.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 
 namespace fathom {
 struct OpDef;

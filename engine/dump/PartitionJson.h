@@ -8,7 +8,7 @@
 
 #include "engine/dump/Dump.h"
 #include "engine/dump/DumpValueReader.h"
-#include "engine/dump/PartitionInfo.h"
+#include "engine/graph/PartitionInfo.h"
 
 namespace fathom::dumpread {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/frontend/Tensor.h"
+#include "engine/frontend/TensorHandle.h"
 #include "engine/ops/OpSchema.h"
 
 namespace fathom::frontend {

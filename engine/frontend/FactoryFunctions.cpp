@@ -1,6 +1,6 @@
 // Factory frontend ops (no tensor arguments): inside a trace they record into the current one,
 // with the keyword arguments make_fx writes for torch.full(..., dtype=d) on the CPU.
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 
 namespace fathom::frontend {

@@ -17,7 +17,7 @@
 #include <source_location>
 #include <vector>
 
-#include "engine/frontend/Tensor.h"
+#include "engine/frontend/TensorHandle.h"
 
 namespace fathom::frontend {
 

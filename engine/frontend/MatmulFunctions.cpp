@@ -1,6 +1,6 @@
 // Matrix-product frontend ops, decomposed as PyTorch 1.13's at::matmul and at::linear do (GCC
 // evaluates call arguments right to left, so weight.t() is recorded before the input's view).
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 
 namespace fathom::frontend {

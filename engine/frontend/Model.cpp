@@ -1,6 +1,6 @@
 #include "engine/frontend/Model.h"
 
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/interp/ExampleInputs.h"
 
 namespace fathom::frontend {

@@ -1,8 +1,7 @@
 #include "engine/frontend/Module.h"
 
-#include "engine/autograd/GradNode.h"
-
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/AutogradMeta.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/TraceContext.h"
 #include "engine/interp/ExampleInputs.h"
 

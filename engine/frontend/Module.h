@@ -25,8 +25,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/dump/Dump.h"
-#include "engine/frontend/Tensor.h"
+#include "engine/frontend/TensorHandle.h"
+#include "engine/graph/ExampleInput.h"
 #include "engine/graph/GraphBuilder.h"
 
 namespace fathom::frontend {

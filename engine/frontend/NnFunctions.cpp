@@ -1,7 +1,7 @@
 // Reductions and torch.nn.functional ops. Multi-output ATen ops (native_layer_norm,
 // native_batch_norm, max_pool2d_with_indices, native_dropout) record a getitem per output, as
 // make_fx does; the function returns the first.
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 
 namespace fathom::frontend {

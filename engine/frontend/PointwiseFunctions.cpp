@@ -1,5 +1,5 @@
 // Elementwise frontend ops: one ATen op each (a Python number operand uses the .Scalar overload).
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 
 namespace fathom::frontend {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <optional>
 
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 
 namespace fathom::frontend {

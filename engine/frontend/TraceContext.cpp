@@ -1,6 +1,6 @@
 #include "engine/frontend/TraceContext.h"
 
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 
 namespace fathom::frontend {
 namespace {

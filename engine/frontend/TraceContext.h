@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/frontend/Tensor.h"
+#include "engine/frontend/TensorHandle.h"
 #include "engine/graph/GraphBuilder.h"
 
 namespace fathom::frontend {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "engine/interp/RandomOps.h"
-#include "engine/ops/Copy.h"
+#include "engine/ops/cpu/Copy.h"
 #include "engine/ops/OpRegistry.h"
 #include "engine/symbolic/ShapeEnv.h"
 

@@ -1,6 +1,6 @@
 #include "engine/interp/ExampleInputs.h"
 
-#include "engine/ops/Copy.h"
+#include "engine/ops/cpu/Copy.h"
 
 #include "engine/graph/GraphBuilder.h"
 #include "engine/symbolic/ShapeEnv.h"

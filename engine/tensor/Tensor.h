@@ -1,7 +1,7 @@
 // Tensor: a strided view (sizes, strides, storage offset, all in elements) of a shared Storage.
 // Views share the storage; sizes and strides are concrete here (symbolic sizes live in
 // TensorMeta). Element access converts through double for printing, checksums and slow paths;
-// kernels use typed pointers (dispatch in engine/tensor/Dispatch.h).
+// kernels use typed pointers (dispatch in engine/tensor/DTypeDispatch.h).
 #pragma once
 
 #include <cstdint>

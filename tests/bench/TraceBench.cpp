@@ -10,7 +10,8 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/cache/ShapeTracing.h"
+#include "engine/frontend/ShapeTracing.h"
+#include "engine/graph/GraphGuards.h"
 #include "samples/models/Models.h"
 #include "tests/bench/KeepTimes.h"
 #include "tests/bench/TorchRepeatFlag.h"

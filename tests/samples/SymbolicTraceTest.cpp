@@ -4,8 +4,9 @@
 // accept.
 #include <gtest/gtest.h>
 
-#include "engine/cache/ShapeTracing.h"
 #include "engine/core/Random.h"
+#include "engine/frontend/ShapeTracing.h"
+#include "engine/graph/GraphGuards.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
 #include "samples/models/Models.h"

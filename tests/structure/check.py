@@ -3,13 +3,15 @@
 
   1. A third-party library's headers are included only by its wrapper files (ALLOWED below), so
      a slow or heavy header (Qt's moc'd classes, LLVM, Z3) never spreads through the build.
-  2. Layers point one way: engine/ includes nothing of minifier/, app/, viz/ or plugins/; the
-     Qt-free viz core (viz/model, viz/layout) nothing of Qt or viz/gui; minifier/ nothing of app/.
+  2. Layers point one way: engine/ includes nothing of minifier/, app/, viz/ or plugins/; inside
+     engine/, a folder includes only folders before it in ENGINE_ORDER (the pipeline, bottom up);
+     the Qt-free viz core (viz/model, viz/layout) nothing of Qt or viz/gui; minifier/ nothing of app/.
   3. Sizes: a .cpp at most 500 lines, a header at most 200, a function at most 80 - unless a
      comment says why: "// Long: <why>" in the file's first 30 lines (for the file) or in the
      5 lines above the function (for the function).
   4. Every file a README table names (`Name.cpp`, `dir/File.h/.cpp`, `folder/`) exists.
   5. Every folder of more than ten files has a README.md saying what lives there.
+  6. No two headers share a name (an include line, a search or a stack trace names one file).
 
 Usage: check.py ROOT. Prints one line per problem (FILE:LINE: what) and exits 1 if any.
 """
@@ -30,7 +32,7 @@ ALLOWED = {
     "Boost": (re.compile(r"#include <boost/"), ["engine/aot/MinCut.cpp"]),
     "readline": (re.compile(r"#include <readline/"), ["app/LineReader.cpp"]),
     "OpenBLAS": (re.compile(r"#include <(cblas|openblas)"),
-                 ["engine/ops/Gemm.cpp", "engine/ops/ComputeThreads.cpp", "tests/engine/ops/MatmulOpsTest.cpp"]),
+                 ["engine/ops/cpu/Gemm.cpp", "engine/ops/cpu/ComputeThreads.cpp", "tests/engine/ops/MatmulOpsTest.cpp"]),
     "CLI11": (re.compile(r"#include <CLI/"), ["app/"]),
     "nlohmann/json": (re.compile(r"#include <nlohmann/"), ["engine/dump/", "engine/core/TraceLog.cpp", "app/", "tests/"]),
 }
@@ -41,6 +43,9 @@ LAYERS = [  # (files under, must not include)
     ("viz/layout/", ["viz/gui/", "viz/model/"]),
     ("minifier/", ["app/", "viz/"]),
 ]
+# engine/ folders, bottom up: each may include only those before it (frontend never includes
+# autograd: autograd installs its tape through frontend/GradRecorder.h).
+ENGINE_ORDER = ["core", "tensor", "symbolic", "ops", "graph", "dump", "interp", "frontend", "autograd", "aot"]
 QT_FREE = ["engine/", "minifier/", "viz/model/", "viz/layout/"]
 
 MAX_LINES = {".cpp": 500, ".h": 200}
@@ -73,8 +78,22 @@ def check_includes(rel, lines, problems):
             for under, banned in LAYERS:
                 if rel.startswith(under) and any(target.group(1).startswith(b) for b in banned):
                     problems.append(f"{rel}:{n}: {under} must not include {target.group(1)}")
+            check_engine_order(rel, n, target.group(1), problems)
         if line.startswith("#include <Q") and any(rel.startswith(q) for q in QT_FREE):
             problems.append(f"{rel}:{n}: {rel.split('/')[0]} is Qt-free")
+
+
+def check_engine_order(rel, n, target, problems):
+    parts, wanted = rel.split("/"), target.split("/")
+    if len(parts) < 3 or parts[0] != "engine" or len(wanted) < 3 or wanted[0] != "engine":
+        return
+    here, there = parts[1], wanted[1]
+    if here == there:
+        return
+    if here not in ENGINE_ORDER or there not in ENGINE_ORDER:
+        problems.append(f"{rel}:{n}: engine/{here if here not in ENGINE_ORDER else there}/ is not in ENGINE_ORDER (tests/structure/check.py)")
+    elif ENGINE_ORDER.index(there) > ENGINE_ORDER.index(here):
+        problems.append(f"{rel}:{n}: engine/{here}/ must not include {target} (engine/{there}/ builds on engine/{here}/)")
 
 
 def check_sizes(rel, lines, problems):
@@ -147,6 +166,16 @@ def check_folder_readmes(root, problems):
                 problems.append(f"{os.path.relpath(dirpath, root)}/: {len(files)} files and no README.md")
 
 
+def check_header_names(root, problems):
+    seen = {}
+    for rel in sorted(r for r, _ in sources(root) if r.endswith(".h")):
+        name = os.path.basename(rel)
+        if name in seen:
+            problems.append(f"{rel}: a header named {name} is also {seen[name]}")
+        else:
+            seen[name] = rel
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     problems = []
@@ -158,6 +187,7 @@ def main():
         check_sizes(rel, lines, problems)
     check_readmes(root, problems)
     check_folder_readmes(root, problems)
+    check_header_names(root, problems)
     for p in problems:
         print(p)
     print(f"structure: {len(problems)} problem(s)")

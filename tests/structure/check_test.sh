@@ -10,7 +10,10 @@ printf '#include <QWidget>\n' >"$T/viz/model/B.h"
 { echo 'int f() {'; for i in $(seq 90); do echo "  int x$i = $i;"; done; echo '  return 0;'; echo '}'; } >"$T/app/C.cpp"
 { echo '// Long: generated table'; echo 'int g() {'; for i in $(seq 90); do echo "  int y$i = $i;"; done; echo '}'; } >"$T/app/D.cpp"
 printf '| file | what |\n|---|---|\n| `Missing.h/.cpp` | gone |\n| `C.cpp` | here |\n' >"$T/app/README.md"
-mkdir -p "$T/engine/many"
+mkdir -p "$T/engine/many" "$T/engine/ops" "$T/engine/aot" "$T/engine/tensor"
+printf '#include "engine/aot/Joint.h"\n#include "engine/core/Result.h"\n' >"$T/engine/ops/E.cpp"
+printf '#include "engine/ops/E.h"\n' >"$T/engine/aot/Joint.h"
+echo '// a second Joint.h' >"$T/engine/tensor/Joint.h"
 for i in $(seq 11); do echo "int v$i;" >"$T/engine/many/F$i.cpp"; done
 if python3 "$CHECK" "$T" >"$T/out"; then echo "check.py passed a bad tree"; exit 1; fi
 fail=0
@@ -22,6 +25,8 @@ expect "app/C.cpp:1: function of 93 lines"
 expect "app/README.md:3: names Missing.h, which does not exist"
 expect "app/README.md:3: names Missing.cpp, which does not exist"
 expect "engine/many/: 11 files and no README.md"
-if grep -q "D.cpp" "$T/out" || grep -q "names C.cpp" "$T/out"; then echo "flagged what is allowed:"; cat "$T/out"; fail=1; fi
+expect "engine/ops/E.cpp:1: engine/ops/ must not include engine/aot/Joint.h"
+expect "engine/tensor/Joint.h: a header named Joint.h is also engine/aot/Joint.h"
+if grep -q "D.cpp" "$T/out" || grep -q "names C.cpp" "$T/out" || grep -q "engine/aot/Joint.h:1" "$T/out" || grep -q "E.cpp:2" "$T/out"; then echo "flagged what is allowed:"; cat "$T/out"; fail=1; fi
 [ $fail -eq 0 ] || { cat "$T/out"; exit 1; }
-echo "check.py: 7 planted problems found, 2 allowed things passed"
+echo "check.py: 9 planted problems found, 4 allowed things passed"

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/dump/PartitionInfo.h"
+#include "engine/graph/PartitionInfo.h"
 #include "tests/viz/VizTestDumps.h"
 
 namespace fathom::viz {

@@ -7,7 +7,7 @@
 
 #include <set>
 
-#include "engine/dump/PartitionInfo.h"
+#include "engine/graph/PartitionInfo.h"
 #include "tests/viz/VizTestDumps.h"
 
 namespace fathom::viz {

@@ -14,8 +14,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "engine/cache/ShapeTracing.h"
 #include "engine/dump/Dump.h"
+#include "engine/graph/GraphGuards.h"
 #include "engine/symbolic/GuardCheck.h"
 #include "engine/symbolic/GuardExplain.h"
 

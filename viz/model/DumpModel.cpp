@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "engine/dump/PartitionInfo.h"
+#include "engine/graph/PartitionInfo.h"
 
 namespace fathom::viz {
 

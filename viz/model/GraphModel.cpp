@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "engine/dump/PartitionInfo.h"
+#include "engine/graph/PartitionInfo.h"
 #include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom::viz {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/aot/AotCompile.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 
 namespace fathom::aot {

@@ -7,7 +7,7 @@
 
 #include "engine/aot/CompiledAutograd.h"
 #include "engine/autograd/Autograd.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 #include "engine/interp/ExampleInputs.h"
 #include "samples/models/Models.h"

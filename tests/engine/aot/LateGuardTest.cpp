@@ -8,7 +8,7 @@
 
 #include "engine/aot/AotCompile.h"
 #include "engine/autograd/Formula.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 #include "engine/ops/OpRegistry.h"
 

@@ -9,7 +9,7 @@
 
 #include "engine/autograd/Autograd.h"
 #include "engine/autograd/Record.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 #include "tests/engine/autograd/AutogradTestUtil.h"
 

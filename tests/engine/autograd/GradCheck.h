@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine/autograd/Autograd.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 
 namespace fathom::testing {

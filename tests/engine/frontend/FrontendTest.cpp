@@ -3,7 +3,7 @@
 // and module paths, and call the trace hooks once per input dim and per call node.
 #include <gtest/gtest.h>
 
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/frontend/Layers.h"
 #include "engine/frontend/Model.h"
 #include "engine/interp/ExampleInputs.h"

@@ -3,7 +3,7 @@
 // different threads).
 #include <gtest/gtest.h>
 
-#include "engine/ops/Loops.h"
+#include "engine/ops/cpu/Loops.h"
 
 namespace fathom {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/ops/VecMath.h"
+#include "engine/ops/cpu/VecMath.h"
 
 namespace fathom {
 namespace {

@@ -15,7 +15,7 @@
 #include "engine/autograd/Autograd.h"
 #include "engine/autograd/Formula.h"
 #include "engine/dump/Dump.h"
-#include "engine/frontend/Dispatch.h"
+#include "engine/frontend/OpCall.h"
 #include "engine/interp/ExampleInputs.h"
 #include "tests/engine/oracle/OracleCase.h"
 

@@ -6,7 +6,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/graph/GraphBuilder.h"
-#include "engine/ops/Broadcast.h"
+#include "engine/ops/layout/Broadcast.h"
 #include "engine/symbolic/GuardSet.h"
 #include "engine/symbolic/ShapeEnv.h"
 

@@ -1,0 +1,16 @@
+// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, each registered
+// from its own file (see NnFamilies.h).
+#include "engine/ops/families/NnFamilies.h"
+#include "engine/ops/OpFamilies.h"
+#include "engine/ops/OpRegistry.h"
+
+namespace fathom {
+
+void registerNnOps(OpRegistry& registry) {
+  registerConvolutionOps(registry);
+  registerBatchNormOps(registry);
+  registerPoolingOps(registry);
+  registerDropoutOps(registry);
+}
+
+}  // namespace fathom
