@@ -3,10 +3,13 @@
 Each entry point traces, runs the model once on the real example inputs so the dump carries
 PyTorch's own inputs and results for every graph, and writes one dump.
 """
+import warnings
+
 import torch
 from torch import nn
 
 from .graph import flatten
+from .partition import PartitionUnavailable, derive, num_user_outputs
 from .tensors import record
 from .writer import DumpWriter, _as_tuple, export_graph_module, run_recording
 
@@ -73,16 +76,23 @@ class AotRecorder:
 
     fw/bw compilers keep the graph module and return a boxed wrapper that runs it (so training
     still works) and records the real inputs and outputs of its first call; the partitioner
-    keeps the joint graph and delegates to default_partition.
+    keeps the joint graph and delegates to default_partition. Once all three graphs are there,
+    `partition_section()` derives the dump's partition section from them (partition.py).
     """
 
-    def __init__(self):
+    def __init__(self, partitioner="default"):
         self.gms = {}       # "forward" / "backward" / "joint" -> GraphModule
         self.inputs = {}    # stage -> [TensorRecord or raw non-tensor value]
         self.outputs = {}   # stage -> [TensorRecord or None]
         self.real_vals = {} # stage -> {node name: (target, val)} from the recorded run
         self.joint_counts = None  # (primals, tangents) of the joint graph
         self.on_record = None     # called with the stage after a first call was recorded
+        self.partitioner = partitioner  # the partition section's name for the partition_fn used
+        self.num_fwd_outputs = None     # joint outputs that are the forward's (AOT's num_fwd_outputs)
+        self.num_outputs = None         # the model's flat outputs, when the caller knows them
+        self._fw_versions = None        # [(forward input tensor, its version after the first run)]
+        self._partition = None          # (section, None) or (None, why not), once derived
+        self._warned = False
 
     def compiler(self, stage):
         def compile_graph(gm, example_inputs):
@@ -100,6 +110,10 @@ class AotRecorder:
                 # The first call runs under an Interpreter to note real layouts (see run_recording);
                 # it returns the output node's list, which is what gm(*args) returns here too.
                 out, flat, self.real_vals[stage] = run_recording(gm, args, grad=torch.is_grad_enabled())
+                if stage == "forward":
+                    # AOT copies mutated inputs' new values back after the forward (torch 2.x):
+                    # versions bumped after this point say which inputs those are (_mutated).
+                    self._fw_versions = [(a, _version(a)) if isinstance(a, torch.Tensor) else None for a in args]
                 self.outputs[stage] = [record(v, f"{stage} output {i}") for i, v in enumerate(flat)]
                 if self.on_record is not None:
                     self.on_record(stage)
@@ -116,8 +130,39 @@ class AotRecorder:
                 self.joint_counts = (len(joint_inputs[0]), len(joint_inputs[1]))
             except (TypeError, IndexError):
                 self.joint_counts = None
+            # torch 2.x tells the partitioner; torch 1.13's reads the joint's output spec.
+            self.num_fwd_outputs = kwargs.get("num_fwd_outputs")
+            if self.num_fwd_outputs is None:
+                try:
+                    self.num_fwd_outputs = joint_module._out_spec.children_specs[0].num_leaves
+                except (AttributeError, IndexError, TypeError):
+                    self.num_fwd_outputs = None
             return default_partition(joint_module, joint_inputs, **kwargs)
         return partition_fn
+
+    def _mutated(self):
+        """Forward inputs whose version moved after the forward's first run: AOT copied new
+        values into them (mutations the graph returns instead of doing)."""
+        return [i for i, e in enumerate(self._fw_versions or ()) if e is not None and _version(e[0]) > e[1]]
+
+    def partition_section(self):
+        """(section, None) once forward, backward and joint are recorded and line up; (None, why)
+        when they do not; (None, None) while a graph is missing. Derived once: inputs mutated
+        later (an optimizer step) must not count as mutated by the forward."""
+        if self._partition is None:
+            if not all(k in self.gms for k in ("forward", "backward", "joint")) or "backward" not in self.outputs:
+                return None, None
+            try:
+                section = derive(self.gms["forward"], self.gms["backward"], self.gms["joint"],
+                                 names=("joint", "forward", "backward"), partitioner=self.partitioner,
+                                 joint_counts=self.joint_counts, num_fwd_outputs=self.num_fwd_outputs,
+                                 num_outputs=self.num_outputs, mutated=self._mutated(),
+                                 forward_outputs=self.outputs.get("forward"))
+                self._partition = (section, None)
+            except PartitionUnavailable as e:
+                self._partition = (None, str(e))
+            self._fw_versions = None  # done with the inputs' versions
+        return self._partition
 
     def joint_io(self):
         """(inputs, outputs) for the joint graph, from the forward's and backward's records.
@@ -144,8 +189,10 @@ class AotRecorder:
                 outputs = list(fw_out[:k]) + list(bw_out)
         return inputs, outputs
 
-    def add_to(self, writer, suffix="", joint=True, outputs=True):
-        """Add the recorded graphs to `writer` as forward/backward/joint (+ suffix)."""
+    def add_to(self, writer, suffix="", joint=True, outputs=True, partition=True):
+        """Add the recorded graphs to `writer` as forward/backward/joint (+ suffix), and with
+        `partition` (and the joint graph) their partition section. Returns True when it set the
+        section; when the graphs do not line up it warns once and writes none."""
         for stage in ("forward", "backward"):
             if stage in self.gms:
                 writer.add_graph(stage + suffix, self.gms[stage], self.inputs.get(stage),
@@ -159,6 +206,25 @@ class AotRecorder:
             vals.update(self.real_vals.get("forward", {}))
             writer.add_graph("joint" + suffix, self.gms["joint"], inputs, outs if outputs else None,
                              stage="joint", snapshot=False, real_vals=vals)
+            if partition:
+                section, why = self.partition_section()
+                if section is not None:
+                    writer.set_partition(dict(section, joint="joint" + suffix, forward="forward" + suffix,
+                                              backward="backward" + suffix))
+                    return True
+                if why is not None and not self._warned:
+                    self._warned = True
+                    warnings.warn(f"fathom_torch: no partition section for graphs forward{suffix}/backward{suffix} "
+                                  f"(fathom run --backend aot_eager and the training-step check need it): {why}",
+                                  stacklevel=2)
+        return False
+
+
+def _version(t):
+    try:
+        return t._version
+    except RuntimeError:  # inference tensors have no version counter
+        return 0
 
 
 def _tangents(tensors, kind, seed):
@@ -175,7 +241,9 @@ def capture_aot(fn_or_module, example_inputs, path, *, joint=True, tangents="one
     """AOT-autograd `fn_or_module`, run forward and backward once on `example_inputs`, and write
     one dump with graphs "forward", "backward" and (joint=True) "joint", each with the real
     inputs and outputs of that run. Backward runs on the outputs that require grad with
-    tangents of ones (or seeded randn). Returns the path (ExportResult, with .summary)."""
+    tangents of ones (or seeded randn). With the joint graph the dump also gets the partition
+    section (how the joint was split; a warning and none when the graphs do not line up).
+    Returns the path (ExportResult, with .summary)."""
     aot_function, aot_module, default_partition = _aot_api()
     rec = AotRecorder()
     kwargs = dict(fw_compiler=rec.compiler("forward"), bw_compiler=rec.compiler("backward"),
@@ -189,6 +257,7 @@ def capture_aot(fn_or_module, example_inputs, path, *, joint=True, tangents="one
         compiled = aot_function(fn_or_module, **kwargs)
     with torch.enable_grad():
         out = compiled(*inputs)
+        rec.num_outputs = num_user_outputs(out)
         diff = [t for t in flatten(out) if isinstance(t, torch.Tensor) and t.requires_grad]
         if diff:
             torch.autograd.backward(diff, _tangents(diff, tangents, seed))
@@ -201,13 +270,23 @@ def capture_aot(fn_or_module, example_inputs, path, *, joint=True, tangents="one
 
 # ---- torch.compile --------------------------------------------------------------------------
 
+def add_recorders(writer, recorders, *, joint=True, outputs=True):
+    """Each recorder's graphs, suffixed _1, _2, ... after the first; the dump's one partition
+    section is the first recorder's that has one (a graph without a backward has none)."""
+    want_partition = True
+    for i, rec in enumerate(recorders):
+        if rec.add_to(writer, suffix="" if i == 0 else f"_{i}", joint=joint, outputs=outputs, partition=want_partition):
+            want_partition = False
+
+
 def backend(path, *, joint=True, outputs=True, inline_limit=64, producer=None):
     """A torch.compile backend (torch 2.x) that dumps the ATen graphs it is given to `path`:
     torch.compile(model, backend=fathom_torch.backend("model.fathom.json")).
 
     Every graph Dynamo hands over goes through AOT autograd; its forward/backward/joint graphs
     (suffixed _1, _2, ... after the first Dynamo graph) are rewritten into the dump each time a
-    graph runs for the first time, with that run's real inputs and outputs.
+    graph runs for the first time, with that run's real inputs and outputs. The dump's partition
+    section is the first Dynamo graph's that has a backward (add_recorders).
     """
     if not hasattr(torch, "compile"):
         raise RuntimeError(f"fathom_torch.backend: torch.compile needs torch 2.0 or newer (this is torch "
@@ -220,14 +299,16 @@ def backend(path, *, joint=True, outputs=True, inline_limit=64, producer=None):
         prod = {"mode": "torch.compile"}
         prod.update(producer or {})
         writer = DumpWriter(producer=prod, inline_limit=inline_limit, guard_stage="compile")
-        for i, rec in enumerate(recorders):
-            rec.add_to(writer, suffix="" if i == 0 else f"_{i}", joint=joint, outputs=outputs)
+        add_recorders(writer, recorders, joint=joint, outputs=outputs)
         if writer.graph_names:
             writer.save(path)
 
     def fathom_backend(gm, example_inputs):
         rec = AotRecorder()
         rec.on_record = save
+        out_node = next((n for n in gm.graph.nodes if n.op == "output"), None)
+        if out_node is not None and out_node.args:
+            rec.num_outputs = num_user_outputs(out_node.args[0])
         recorders.append(rec)
         inner = aot_autograd(fw_compiler=rec.compiler("forward"), bw_compiler=rec.compiler("backward"),
                              partition_fn=rec.partition(default_partition))

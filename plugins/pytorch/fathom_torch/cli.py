@@ -13,6 +13,7 @@ import shlex
 import sys
 import time
 import traceback
+import warnings
 
 MODES = ("aot", "real", "fake", "symbolic")
 
@@ -116,18 +117,33 @@ def _capture(args, argv):
     seconds = time.perf_counter() - start
     s = result.summary
     if args.json:
-        print(json.dumps({"path": s["path"], "graphs": s["graphs"], "side_file": s["side_file"],
-                          "side_file_bytes": s["side_file_bytes"], "seconds": round(seconds, 3)}))
+        doc = {"path": s["path"], "graphs": s["graphs"], "side_file": s["side_file"],
+               "side_file_bytes": s["side_file_bytes"], "seconds": round(seconds, 3)}
+        if args.mode == "aot":
+            doc["partition"] = s["partition"]
+        print(json.dumps(doc))
     else:
         graphs = ", ".join(f"{name} {n} nodes" for name, n in s["graphs"].items())
         side = f"side file {s['side_file']} ({s['side_file_bytes']} bytes)" if s["side_file"] else "no side file"
-        print(f"{s['path']}: {graphs}; {side}; {seconds:.2f} s")
+        part = ""
+        if s["partition"] is not None:
+            part = f"; partition: {s['partition']['saved']} saved values ({s['partition']['saved_bytes']} bytes)"
+        print(f"{s['path']}: {graphs}; {side}{part}; {seconds:.2f} s")
     return 0
+
+
+def _warning_line(message, category, filename, lineno, line=None, _default=warnings.formatwarning):
+    """The exporter's own warnings as the one line they already are; others as Python writes them."""
+    text = str(message)
+    if text.startswith("fathom_torch: "):
+        return f"{text}\n"
+    return _default(message, category, filename, lineno, line)
 
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
+    warnings.formatwarning = _warning_line
     try:
         args = parser.parse_args(argv)
         if args.command is None:

@@ -105,6 +105,7 @@ class GraphExport:
         # fake value, and never in a symbolic graph (a concrete layout would be wrong there).
         self.real_vals = {}
         self.symbolic = False
+        self.vals = {}  # node name -> the val written for it (filled by lines())
         self.placeholders, self.attrs, self.calls, self.output = [], [], [], None
         for n in gm.graph.nodes:
             op = n.op
@@ -161,7 +162,7 @@ class GraphExport:
             d = {"name": n.name, "kind": "placeholder"}
             meta = {}
             v = _meta_val(n)
-            meta["val"] = val_meta(v if v is not None else tensor, table, f"%{n.name}")
+            meta["val"] = self.vals[n.name] = val_meta(v if v is not None else tensor, table, f"%{n.name}")
             qualified = self.attributes[n.name]
             if "." in qualified:
                 meta["module"] = qualified.rsplit(".", 1)[0]
@@ -208,7 +209,7 @@ class GraphExport:
             # run only what it lacks - the storage offset, or everything when nothing was recorded.
             v = _with_real_offsets(v, real[1])
         if v is not None:
-            meta["val"] = v
+            meta["val"] = self.vals[n.name] = v
         meta_in = n.meta
         source = node_source(meta_in.get("stack_trace"))
         if source:

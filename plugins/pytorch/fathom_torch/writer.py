@@ -1,10 +1,10 @@
 """The dump document: graphs, shape_env, example inputs, recorded outputs, side file.
 
 The document is built as text, one node (or input) per line in compact JSON, in the key order
-the C++ writer uses: format, version, producer, shape_env, graphs, inputs, outputs. Both files
-are written atomically (temporary file + rename), the side file first, so a reader never sees
-a half-written file or a new dump without its side file (a dump being replaced may, for a
-moment, sit next to its successor's side file).
+the C++ writer uses: format, version, producer, shape_env, graphs, inputs, outputs, partition.
+Both files are written atomically (temporary file + rename), the side file first, so a reader
+never sees a half-written file or a new dump without its side file (a dump being replaced may,
+for a moment, sit next to its successor's side file).
 """
 import json
 import os
@@ -17,6 +17,7 @@ import torch.fx
 from . import __version__
 from .errors import UnsupportedGraph
 from .graph import GraphExport, flatten, needs_real_val
+from .partition import PartitionUnavailable
 from .symbolic import SymbolTable
 from .tensors import _OMIT, SideFile, TensorRecord, entry, record, tensor_key, val_meta
 
@@ -25,8 +26,9 @@ _dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False, ensure_ascii=F
 
 class ExportResult(str):
     """The dump's path (a str), with `.summary`: {"path", "graphs": {name: nodes}, "side_file",
-    "side_file_bytes", "seconds", "attributes", "skipped_guards"}, and `.graph_modules`:
-    {graph name: the exported GraphModule}."""
+    "side_file_bytes", "seconds", "attributes", "skipped_guards", "partition": None or
+    {"forward", "saved", "saved_bytes"}}, and `.graph_modules`: {graph name: the exported
+    GraphModule}."""
 
     summary = None
     graph_modules = None
@@ -125,6 +127,7 @@ class DumpWriter:
         self.inline_limit = inline_limit
         self.guard_stage = guard_stage
         self._graphs = []
+        self._partition = None  # the partition section (set_partition), saved values without meta
         self._records = {}  # tensor_key -> TensorRecord: one snapshot per tensor, however often given
 
     @property
@@ -178,6 +181,13 @@ class DumpWriter:
         self._graphs.append(_Graph(ge, recs, outs))
         return ge
 
+    def set_partition(self, section):
+        """Write `section` (fathom_torch.partition.derive) as the dump's "partition": how AOT
+        autograd split the joint graph. Each saved value's dtype and sizes (a SymInt's value) are
+        the forward graph's val for it, filled in by save(); when that is not possible the dump
+        is written without the section, with a warning saying why. None removes it."""
+        self._partition = section
+
     def _record(self, tensor, where, snapshot):
         key = tensor_key(tensor)
         rec = self._records.get(key)
@@ -212,6 +222,12 @@ class DumpWriter:
         for g in self._graphs:
             g.export.scan(table)
         graph_lines = [(g.export.name, g.export.lines(table)) for g in self._graphs]
+        partition = None
+        if self._partition is not None:
+            try:
+                partition = _partition_with_meta(self._partition, {g.export.name: g.export for g in self._graphs})
+            except PartitionUnavailable as e:
+                warnings.warn(f"fathom_torch: writing the dump without a partition section: {e}", stacklevel=2)
 
         side_path = side_file_path(path)
         side = SideFile(side_path, os.path.basename(side_path))
@@ -242,6 +258,9 @@ class DumpWriter:
                 parts.append(f',\n  "{key}": {{\n')
                 parts.append(",\n".join(_list_text(name, items) for name, items in section))
                 parts.append("\n  }")
+        if partition is not None:
+            parts.append(',\n  "partition": ')
+            parts.append(_partition_text(partition))
         parts.append("\n}\n")
         text = "".join(parts).encode("utf-8")
 
@@ -257,6 +276,9 @@ class DumpWriter:
             "seconds": time.perf_counter() - start,
             "attributes": {g.export.name: dict(g.export.attributes) for g in self._graphs if g.export.attributes},
             "skipped_guards": len(table.skipped_guards),
+            "partition": None if partition is None else {
+                "forward": partition["forward"], "saved": len(partition["saved"]),
+                "saved_bytes": partition["saved_bytes"]},
         }
         result.graph_modules = {g.export.name: g.export.gm for g in self._graphs}
         return result
@@ -266,6 +288,41 @@ def _list_text(name, items):
     if not items:
         return f"    {_dumps(name)}: []"
     return f"    {_dumps(name)}: [\n      " + ",\n      ".join(items) + "\n    ]"
+
+
+def _partition_with_meta(section, exports):
+    """`section` with saved_bytes and each saved value's kind and meta, from the forward graph's
+    written vals (so sizes are in the dump's own symbols)."""
+    for key in ("joint", "forward", "backward"):
+        if section[key] not in exports:
+            raise PartitionUnavailable(f"graph '{section[key]}' is not in the dump")
+    vals = exports[section["forward"]].vals
+    saved = []
+    for s in section["saved"]:
+        v = vals.get(s["name"])
+        if isinstance(v, dict) and "dtype" in v and "sizes" in v:
+            saved.append({"name": s["name"], "kind": "tensor", "dtype": v["dtype"], "sizes": v["sizes"],
+                          "bytes": s["bytes"]})
+        elif type(v) is int or isinstance(v, str):
+            saved.append({"name": s["name"], "kind": "symint", "value": v, "bytes": s["bytes"]})
+        else:
+            raise PartitionUnavailable(f"saved value '{s['name']}' has no tensor or SymInt val in graph "
+                                       f"'{section['forward']}'")
+    out = {k: section[k] for k in ("partitioner", "joint", "forward", "backward", "mutated_inputs",
+                                   "forward_outputs")}
+    out["saved_bytes"] = sum(s["bytes"] for s in saved)
+    out["grad_inputs"] = section["grad_inputs"]
+    out["saved"] = saved
+    return out
+
+
+def _partition_text(p):
+    """As the C++ writer lays it out (PartitionJson.cpp): the head on one line, then one saved
+    value per line."""
+    head = _dumps({k: v for k, v in p.items() if k != "saved"})[:-1]
+    if not p["saved"]:
+        return head + ',"saved":[]}'
+    return head + ',"saved":[\n    ' + ",\n    ".join(_dumps(s) for s in p["saved"]) + "\n  ]}"
 
 
 def _shape_env_text(se):

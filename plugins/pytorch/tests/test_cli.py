@@ -75,6 +75,8 @@ class CliTest(unittest.TestCase):
         self.assertIn("backward", p.stdout)
         doc = dumputil.load(out)
         self.assertEqual(list(doc["graphs"]), ["forward", "backward", "joint"])
+        self.assertIn(f"partition: {len(doc['partition']['saved'])} saved values ({doc['partition']['saved_bytes']} bytes)",
+                      p.stdout)
         self.assertEqual(doc["producer"]["mode"], "aot")
         self.assertIn("capture script.py:mlp", doc["producer"]["command"])
         # refuses to overwrite, unless --force
@@ -99,6 +101,18 @@ class CliTest(unittest.TestCase):
         self.assertEqual(s["graphs"], {"forward": len(doc["graphs"]["forward"]["nodes"])})
         self.assertNotIn("outputs", doc)
         self.assertEqual(doc["inputs"]["forward"][0]["file"], "sub.fathom.bin")
+        p = self.run_cli("capture", "script.py:mlp", "-o", "aot.fathom.json", "--json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        s = json.loads(p.stdout)
+        doc = dumputil.load(os.path.join(self.dir, "aot.fathom.json"))
+        self.assertEqual(s["partition"], {"forward": "forward", "saved": len(doc["partition"]["saved"]),
+                                          "saved_bytes": doc["partition"]["saved_bytes"]})
+
+    def test_warnings_are_one_line(self):
+        from fathom_torch.cli import _warning_line
+        self.assertEqual(_warning_line(UserWarning("fathom_torch: no partition section: why"), UserWarning, "x.py", 3),
+                         "fathom_torch: no partition section: why\n")
+        self.assertIn("x.py:3: UserWarning: other", _warning_line(UserWarning("other"), UserWarning, "x.py", 3))
 
     def test_usage_errors(self):
         # These fail before torch is imported, so they are quick.

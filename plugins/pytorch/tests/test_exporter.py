@@ -375,6 +375,12 @@ class BackendTest(unittest.TestCase):
             doc = load(path)
             self.assertIn("forward", doc["graphs"])
             self.assertIn("backward", doc["graphs"])
+            p = doc["partition"]
+            self.assertEqual((p["joint"], p["forward"], p["backward"]), ("joint", "forward", "backward"))
+            self.assertEqual(p["forward_outputs"], 1)
+            bw_in = [n["name"] for n in doc["graphs"]["backward"]["nodes"] if n["kind"] == "placeholder"]
+            self.assertEqual([s["name"] for s in p["saved"]], bw_in[:len(bw_in) - 1])
+            self.assertEqual(sum(1 for g in p["grad_inputs"] if g), 2)  # the weight and the bias
 
 
 if __name__ == "__main__":
