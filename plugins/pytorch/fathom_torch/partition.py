@@ -1,6 +1,6 @@
 """The dump's "partition" section: how AOT autograd split the joint graph, read off its graphs.
 
-The section is what `fathom trace --aot` writes (engine/dump/PartitionInfo.h,
+The section is what `fathom trace --aot` writes (engine/graph/PartitionInfo.h,
 engine/dump/PartitionJson.cpp):
 
     forward(primals...)              -> [mutated inputs' new values..., outputs..., saved...]
