@@ -9,6 +9,13 @@ using namespace frontend;
 
 Tensor scaled(const Tensor& g, double alpha) { return alpha == 1.0 ? g : mul(g, alpha); }
 
+// PyTorch records `x * 0.5` and `x / 4.0` as the .Tensor overloads with a wrapped number
+// (aten.div.Tensor(x, 4.0)), so either operand of mul.Tensor and div.Tensor may be a number.
+bool isNumber(const GradContext& c, size_t pos) { return !std::holds_alternative<Tensor>(c.arg(pos).v); }
+Tensor timesOperand(const GradContext& c, const Tensor& g, size_t pos) {
+  return isNumber(c, pos) ? mul(g, c.number(pos)) : mul(g, c.tensor(pos));
+}
+
 Tensor cmp(const char* op, const Tensor& a, const Arg& b) { return callOp1(op, {a, b}); }
 
 // sgn(x) in x's dtype: 0 at 0, so abs gets PyTorch's subgradient there.
@@ -46,17 +53,17 @@ void registerPointwiseDerivatives() {
     setBroadcast(c, 1, c.grad());
   });
   registerDerivative("aten.mul.Tensor", [](GradContext& c) {
-    if (c.needs(0)) setBroadcast(c, 0, mul(c.grad(), c.tensor(1)));
-    if (c.needs(1)) setBroadcast(c, 1, mul(c.grad(), c.tensor(0)));
+    if (c.needs(0)) setBroadcast(c, 0, timesOperand(c, c.grad(), 1));
+    if (c.needs(1)) setBroadcast(c, 1, timesOperand(c, c.grad(), 0));
   });
   registerDerivative("aten.mul.Scalar", [](GradContext& c) {
     if (c.needs(0)) c.set(0, mul(c.grad(), c.number(1)));
   });
   registerDerivative("aten.div.Tensor", [](GradContext& c) {
-    if (c.needs(0)) setBroadcast(c, 0, div(c.grad(), c.tensor(1)));
+    if (c.needs(0)) setBroadcast(c, 0, isNumber(c, 1) ? div(c.grad(), c.number(1)) : div(c.grad(), c.tensor(1)));
     if (c.needs(1)) {
       const Tensor& b = c.tensor(1);
-      setBroadcast(c, 1, div(mul(neg(c.grad()), c.tensor(0)), mul(b, b)));
+      setBroadcast(c, 1, div(timesOperand(c, neg(c.grad()), 0), mul(b, b)));
     }
   });
   registerDerivative("aten.div.Scalar", [](GradContext& c) {
