@@ -1,4 +1,5 @@
-"""Reductions (sum, mean, amax, max.dim, var, argmax, cumsum) and normalizations (softmax,
+"""Reductions (sum, mean, amax, amin, max.dim, min.dim, var, argmax, argmin, prod, any, cumsum) and
+normalizations (softmax,
 log_softmax, layer_norm, and their backward): every layout of STANDARD, dims incl. negative and
 empty lists, keepdim, dtypes, size-0 reductions, and errors. PyTorch 1.13 lays every result out
 contiguously, whatever the input's strides; the layout sweep checks exactly that."""
@@ -68,8 +69,7 @@ def max_like(c):
         c.op("aten.amax.default", x)  # default dim=[]: every dim (error when empty)
         if not empty:
             c.op("aten.amax.default", x, [], True)
-    # ties: the first maximum. (NaN and inf inputs are unit-tested in ReductionOpsTest.cpp: the
-    # dump reader does not take them in inline input data yet.)
+    # ties: the first maximum. (NaN and inf inputs: see core_aten below.)
     ties = c.t((2, 4), values=[1, 3, 3, 2, 5, 5, 5, 5])
     for x in (ties,):
         c.op("aten.amax.default", x, [1])
@@ -240,3 +240,99 @@ def cases(c):
     cumsum(c)
     softmax(c)
     layer_norm(c)
+    min_like(c)
+    var_dim(c)
+    prod_any(c)
+
+
+# ---- Core ATen's other reductions (appended after the cases above so their inputs, which are
+# seeded by creation order, stay the same) ------------------------------------------------------
+NAN, INF = float("nan"), float("inf")
+
+
+def min_like(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout)
+        for keepdim in (False, True):
+            for dims in dims_for(len(shape)):
+                c.op("aten.amin.default", x, dims, keepdim)
+                if len(dims) == 1:
+                    c.op("aten.min.dim", x, dims[0], keepdim)
+                    c.op("aten.argmin.default", x, dims[0], keepdim)
+            c.op("aten.argmin.default", x, None, keepdim)
+        c.op("aten.amin.default", x)
+    ties = c.t((2, 4), values=[1, 3, 1, 2, 5, 5, 5, 5])
+    specials = c.t((3, 4), values=[1, NAN, -INF, 2, INF, 3, -1, NAN, 0.0, -0.0, -0.0, 0.0])
+    for x in (ties, specials):
+        for name in ("aten.amin.default", "aten.amax.default"):
+            c.op(name, x, [1])
+            c.op(name, x, [0], True)
+        for name in ("aten.min.dim", "aten.max.dim"):
+            c.op(name, x, 1)
+            c.op(name, x, 0, True)
+        for name in ("aten.argmin.default", "aten.argmax.default"):
+            c.op(name, x, 1)
+            c.op(name, x)
+    for dtype in FLOATS[1:] + INTS:
+        x = c.t((3, 4), dtype=dtype, lo=0 if dtype == torch.uint8 else -4, hi=8)
+        c.op("aten.amin.default", x, [1])
+        c.op("aten.min.dim", x, 0)
+        c.op("aten.argmin.default", x, -1, True)
+        c.op("aten.argmin.default", x)
+    c.op("aten.amin.default", c.t((0, 4)), [-2])
+    c.op("aten.amin.default", c.t((0, 4)), [1])
+    c.op("aten.min.dim", c.t((0, 4)), 0)
+    c.op("aten.argmin.default", c.t((0, 4)), 0)
+    c.op("aten.argmin.default", c.t((0, 4)))
+    c.op("aten.min.dim", c.t((3, 4)), 2)
+    c.op("aten.argmin.default", c.t(()), 1)
+
+
+def var_dim(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout)
+        for dims in dims_for(len(shape))[:3]:
+            for unbiased in (False, True):
+                c.op("aten.var.dim", x, dims, unbiased)
+        c.op("aten.var.dim", x, None, True, True)
+    c.op("aten.var.dim", c.t((3, 4)), [1], False, True)
+    c.op("aten.var.dim", c.t((3, 1)), [1])  # one element, unbiased: nan
+    c.op("aten.var.dim", c.t((3, 1)), [1], False)
+    c.op("aten.var.dim", c.t((3, 4), dtype=torch.float64), [], True)
+    for dtype in FLOATS[1:]:
+        c.op("aten.var.dim", c.t((3, 4), dtype=dtype), [0], True)
+    c.op("aten.var.dim", c.t((3, 4), values=[1, NAN, 2, 3, INF, 1, 2, 3, 1, 2, 3, 4]), [1])
+    c.op("aten.var.dim", c.t((3, 4), dtype=torch.int64), [1])  # error
+
+
+def prod_any(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout, lo=-2, hi=2)
+        c.op("aten.prod.default", x)
+        c.op("aten.any.default", x)
+        for d in range(-1, max(len(shape), 1)):
+            for keepdim in (False, True):
+                c.op("aten.prod.dim_int", x, d, keepdim)
+                c.op("aten.any.dim", x, d, keepdim)
+    for dtype in FLOATS[1:] + INTS + (torch.int8,):
+        x = c.t((3, 4), dtype=dtype, lo=0 if dtype == torch.uint8 else -3, hi=4)
+        c.op("aten.prod.default", x)
+        c.op("aten.prod.dim_int", x, 1)
+        c.op("aten.any.default", x)
+        c.op("aten.any.dim", x, 0, True)
+    zeros = c.t((3, 4), values=[1, 0, 2, 3, 0, 0, 2, 1, 1.5, -2, 0.5, 3])  # no, one and two zeros per row
+    c.op("aten.prod.dim_int", zeros, 1)
+    c.op("aten.prod.dim_int", zeros, 0, True)
+    c.op("aten.prod.default", zeros)
+    c.op("aten.prod.default", c.t((2, 3), values=[1, 2, 3, 0.5, 1.5, 2]))
+    c.op("aten.prod.dim_int", c.t((2, 3, 4), layout="permuted"), 1, dtype=torch.float64)
+    c.op("aten.prod.default", c.t((3, 4), dtype=torch.int32), dtype=torch.float32)
+    c.op("aten.prod.default", c.t((3, 4), lo=-2, hi=2), dtype=torch.int64)  # truncates first
+    c.op("aten.prod.default", c.t((2, 32), dtype=torch.int64, lo=-9, hi=9, nonzero=True))  # wraps
+    c.op("aten.prod.dim_int", c.t((0, 4)), 0)  # ones
+    c.op("aten.any.dim", c.t((0, 4)), 0)  # false
+    c.op("aten.any.default", c.t((0, 4)))
+    c.op("aten.any.default", c.t((3, 4), values=[0, 0, 0, 0, 0, -0.0, 0, 0, 0, 0, 0, NAN]))
+    c.op("aten.any.dim", c.t((2, 3), values=[0, INF, 0, 0, 0, 0]), 1)
+    c.op("aten.prod.dim_int", c.t((3, 4)), 2)  # error
+    c.op("aten.any.dim", c.t((3, 4)), -3)  # error
