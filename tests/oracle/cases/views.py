@@ -351,3 +351,16 @@ def cases(c):
     copies(c)
     factories(c)
     ranges(c)
+    core_aten_factories(c)
+
+
+# ---- Core ATen (issue 24), appended so the inputs above (seeded by creation order) stay the same
+def core_aten_factories(c):
+    for shape, layout in STANDARD:
+        c.op("aten.full_like.default", c.t(shape, layout=layout), 2.5)
+    for fmt in (torch.contiguous_format, torch.preserve_format, torch.channels_last):
+        c.op("aten.full_like.default", c.t((2, 3, 2, 3), layout="permuted"), -1, memory_format=fmt)
+    for dtype in FLOATS + (torch.int64, torch.uint8, torch.bool):
+        c.op("aten.full_like.default", c.t((3, 4), layout="transposed"), 3, dtype=dtype)
+    c.op("aten.full_like.default", c.t((3, 4), dtype=torch.int32), 2.75)  # truncates
+    c.op("aten.full_like.default", c.t((3, 4), dtype=torch.int8), 300)  # error: overflow
