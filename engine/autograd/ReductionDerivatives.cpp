@@ -102,6 +102,16 @@ Tensor prodGrad(const Tensor& grad, const Tensor& x, const IntList& dims, bool k
   Tensor atZero = where(callOp1("aten.logical_and.default", {oneZero, isZero}), othersProduct, zerosLike(x));
   return mul(g, where(noZero, div(othersProduct, nonzero), atZero));
 }
+// sort and topk (value_selecting_reduction_backward, keepdim): the values' gradient scattered to
+// the places the indices name; `dimPos` is the dim argument's position.
+void sortedGrad(GradContext& c, size_t dimPos) {
+  if (!c.needs(0) || !c.grad(0).defined()) return;
+  const int64_t rank = static_cast<int64_t>(c.sizes(0).size());
+  const int64_t dim = rank == 0 ? 0 : (c.integer(dimPos) + rank) % rank;
+  Tensor zeros = callOp1("aten.new_zeros.default", {c.grad(0), c.sizes(0)});
+  c.set(0, callOp1("aten.scatter.src", {zeros, dim, c.output(1), c.grad(0)}));
+}
+
 }  // namespace
 
 void registerReductionDerivatives() {
@@ -130,6 +140,8 @@ void registerReductionDerivatives() {
   registerDerivative("aten.amin.default", extremumGrad);
   registerDerivative("aten.max.dim", selectedGrad);
   registerDerivative("aten.min.dim", selectedGrad);
+  registerDerivative("aten.sort.default", [](GradContext& c) { sortedGrad(c, 1); });
+  registerDerivative("aten.topk.default", [](GradContext& c) { sortedGrad(c, 2); });
   registerDerivative("aten.var.correction", [](GradContext& c) { varGrad(c, c.isNone(2) ? 1 : c.integer(2), 3); });
   registerDerivative("aten.var.dim", [](GradContext& c) { varGrad(c, c.flag(2) ? 1 : 0, 3); });
   registerDerivative("aten.prod.default", [](GradContext& c) {

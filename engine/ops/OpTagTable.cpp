@@ -226,6 +226,19 @@ constexpr OpTagRow kRows[] = {
     {"aten.index_select.default", tags(Idx), true},
     {"aten.slice_backward.default", tags(Idx), true},
     {"aten.select_backward.default", tags(Idx), true},
+    // Core ATen views, copies, scatters and sorting (item 24): ViewOps.cpp, GradientOps.cpp,
+    // ShapeOps.cpp, FactoryOps.cpp, ScatterOps.cpp, SortOps.cpp (sort and topk work along a dim, as max.dim)
+    {"aten.diagonal.default", View | Rec, true},
+    {"aten.diagonal_backward.default", tags(Idx), true},
+    {"aten.repeat.default", tags(Shape), true},
+    {"aten.scalar_tensor.default", Fac | Rec, true},
+    {"aten.copy.default", View | Rec | MayAlias, true},  // src itself when it already has self's sizes and dtype
+    {"aten.scatter.src", tags(Idx), true},
+    {"aten.scatter.value", tags(Idx), true},
+    {"aten.scatter_add.default", tags(Idx), true},
+    {"aten.select_scatter.default", tags(Idx), true},
+    {"aten.sort.default", tags(Red), true},
+    {"aten.topk.default", tags(Red), true},
     // InplaceOps.cpp (the X_ forms of every HasInplace op are tagged Inplace as they register)
     {"aten.copy_.default", tags(Inpl), true},
     {"aten.fill_.Scalar", tags(Inpl), true},

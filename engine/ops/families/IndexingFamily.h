@@ -6,4 +6,5 @@ namespace fathom {
 class OpRegistry;
 void registerEmbeddingOps(OpRegistry& registry);  // EmbeddingOps.cpp
 void registerNllLossOps(OpRegistry& registry);    // NllLossOps.cpp
+void registerScatterOps(OpRegistry& registry);    // ScatterOps.cpp: scatter, scatter_add, select_scatter
 }  // namespace fathom

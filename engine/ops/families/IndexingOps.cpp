@@ -99,6 +99,7 @@ void registerIndexingOps(OpRegistry& registry) {
                      [](const ValueList& args) { return ValueList{indexSelectLayout(args)}; }, indexSelectKernel);
   registerEmbeddingOps(registry);
   registerNllLossOps(registry);
+  registerScatterOps(registry);
 }
 
 }  // namespace fathom

@@ -176,6 +176,7 @@ void registerReductionOps(OpRegistry& registry) {
       });
   registerMaxReductionOps(registry);
   registerFoldReductionOps(registry);
+  registerSortOps(registry);
   registerScanOps(registry);
 }
 

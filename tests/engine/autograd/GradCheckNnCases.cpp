@@ -8,9 +8,37 @@ namespace fathom::testing {
 
 using namespace frontend;
 
+namespace {
+
+// gather, index_select, the scatters and select_scatter (IndexingDerivatives.cpp).
+std::vector<GradCase> indexingCases() {
+  return {
+      {"aten.gather.default", "dim 1, repeated indices, index smaller than self",
+       {real({3, 4}), ints({2, 3}, {0, 3, 3, 1, 1, 2})},
+       [](const TensorList& x) { return one(op1("aten.gather.default", {x[0], 1, x[1]})); }},
+      {"aten.gather.default", "dim 0 of a transposed input", {real({4, 3}), ints({2, 4}, {2, 0, 1, 2, 2, 2, 0, 1})},
+       [](const TensorList& x) { return one(op1("aten.gather.default", {t(x[0]), 0, x[1]})); }},
+      {"aten.index_select.default", "dim 1, repeated indices", {real({2, 3, 4}), ints({5}, {2, 0, 2, 1, 2})},
+       [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 1, x[1]})); }},
+      {"aten.index_select.default", "dim 0, 0-d index", {real({3, 4}), ints({}, {2})},
+       [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 0, x[1]})); }},
+      // scatter.src with distinct places; scatter_add with a repeated one.
+      {"aten.scatter.src", "dim 1, index smaller than self", {real({3, 4}), ints({2, 2}, {3, 0, 1, 2}), real({2, 2}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.scatter.src", {x[0], 1, x[1], x[2]})); }},
+      {"aten.scatter.value", "transposed self", {real({4, 3}), ints({1, 4}, {2, 0, 1, 1})},
+       [](const TensorList& x) { return one(op1("aten.scatter.value", {t(x[0]), 0, x[1], 1.5})); }},
+      {"aten.scatter_add.default", "repeated indices", {real({3, 4}), ints({3, 2}, {0, 2, 2, 2, 1, 0}), real({3, 2}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.scatter_add.default", {x[0], 0, x[1], x[2]})); }},
+      {"aten.select_scatter.default", "dim 1", {real({3, 4}), real({3}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.select_scatter.default", {x[0], x[1], 1, -2})); }},
+  };
+}
+
+}  // namespace
+
 std::vector<GradCase> nnGradCases() {
   const IntList k2{2, 2}, one1{1, 1}, zero2{0, 0};
-  return {
+  std::vector<GradCase> all = {
       {"aten.native_layer_norm.default", "weight and bias", {real({2, 3, 4}), real({4}, 0.5, 2, 1), real({4}, -1, 1, 2)},
        [](const TensorList& x) {
          return callOp("aten.native_layer_norm.default", {x[0], SymValues{4}, x[1], x[2], 1e-5});
@@ -72,16 +100,9 @@ std::vector<GradCase> nnGradCases() {
       {"aten.nll_loss_forward.default", "none, 1-d input", {real({4}), ints({}, {2})},
        [](const TensorList& x) { return callOp("aten.nll_loss_forward.default", {x[0], x[1], None{}, 0, -100}); },
        {0}},
-      {"aten.gather.default", "dim 1, repeated indices, index smaller than self",
-       {real({3, 4}), ints({2, 3}, {0, 3, 3, 1, 1, 2})},
-       [](const TensorList& x) { return one(op1("aten.gather.default", {x[0], 1, x[1]})); }},
-      {"aten.gather.default", "dim 0 of a transposed input", {real({4, 3}), ints({2, 4}, {2, 0, 1, 2, 2, 2, 0, 1})},
-       [](const TensorList& x) { return one(op1("aten.gather.default", {t(x[0]), 0, x[1]})); }},
-      {"aten.index_select.default", "dim 1, repeated indices", {real({2, 3, 4}), ints({5}, {2, 0, 2, 1, 2})},
-       [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 1, x[1]})); }},
-      {"aten.index_select.default", "dim 0, 0-d index", {real({3, 4}), ints({}, {2})},
-       [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 0, x[1]})); }},
   };
+  for (auto& c : indexingCases()) all.push_back(std::move(c));
+  return all;
 }
 
 }  // namespace fathom::testing

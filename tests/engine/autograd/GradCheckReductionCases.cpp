@@ -57,6 +57,15 @@ std::vector<GradCase> reductionGradCases() {
       // Rows with no zero, one zero (its gradient is the product of the others) and two zeros (all 0).
       reduce("aten.prod.dim_int", "zeros, keepdim", GradInput{{3, 4}, {1.5, -2, 0.5, 1.25, 0, 1.5, -0.75, 2, 0, 1, 0, 0.5}},
              {-1, true}),
+      // The values output; indices are not differentiable.
+      {"aten.sort.default", "dim 0, descending", {noTies({3, 4})},
+       [](const TensorList& x) { return callOp("aten.sort.default", {x[0], 0, true}); }},
+      {"aten.sort.default", "a transposed input", {noTies({4, 3})},
+       [](const TensorList& x) { return callOp("aten.sort.default", {t(x[0])}); }},
+      {"aten.topk.default", "k 2 of the last dim", {noTies({3, 4})},
+       [](const TensorList& x) { return callOp("aten.topk.default", {x[0], 2}); }},
+      {"aten.topk.default", "smallest 2 along dim 0", {noTies({4, 3})},
+       [](const TensorList& x) { return callOp("aten.topk.default", {x[0], 2, 0, false}); }},
   };
 }
 

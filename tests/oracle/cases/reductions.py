@@ -243,6 +243,7 @@ def cases(c):
     min_like(c)
     var_dim(c)
     prod_any(c)
+    sort_topk(c)
 
 
 # ---- Core ATen's other reductions (appended after the cases above so their inputs, which are
@@ -336,3 +337,37 @@ def prod_any(c):
     c.op("aten.any.dim", c.t((2, 3), values=[0, INF, 0, 0, 0, 0]), 1)
     c.op("aten.prod.dim_int", c.t((3, 4)), 2)  # error
     c.op("aten.any.dim", c.t((3, 4)), -3)  # error
+
+
+def sort_topk(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout)
+        for d in range(-1, max(len(shape), 1)):
+            for descending in (False, True):
+                c.op("aten.sort.default", x, d, descending)
+            n = shape[d] if shape else 1
+            for k in sorted({0, 1, n}):
+                c.op("aten.topk.default", x, k, d)
+                c.op("aten.topk.default", x, k, d, False)
+    ties = c.t((2, 20), values=[v % 3 for v in range(40)])  # ties, more than 16 per row
+    specials = c.t((3, 4), values=[1, NAN, -INF, 2, INF, 3, -1, NAN, 0.0, -0.0, -0.0, 0.0])
+    long_row = c.t((1, 200), lo=-8, hi=8)  # ties; topk's partial_sort (64 k <= n)
+    for x in (ties, specials, long_row):
+        for descending in (False, True):
+            c.op("aten.sort.default", x, -1, descending)
+            c.op("aten.sort.default", x, 0, descending)
+        for k in (1, 2, 3):
+            for largest in (True, False):
+                c.op("aten.topk.default", x, k, -1, largest)
+                c.op("aten.topk.default", x, k, -1, largest, False)
+    for dtype in FLOATS[1:] + INTS + (torch.int8,):
+        x = c.t((3, 5), dtype=dtype, lo=0 if dtype == torch.uint8 else -4, hi=8)
+        c.op("aten.sort.default", x)
+        c.op("aten.sort.default", x, 0, True)
+        c.op("aten.topk.default", x, 2)
+        c.op("aten.topk.default", x, 3, 0, False)
+    c.op("aten.sort.default", c.t((2, 30), layout="sliced"), 1)
+    c.op("aten.topk.default", c.t((4, 6), layout="transposed"), 2, 0)
+    c.op("aten.topk.default", c.t((3, 4)), 5)  # error: k out of range
+    c.op("aten.topk.default", c.t((3, 4)), -1)  # error
+    c.op("aten.sort.default", c.t((3, 4)), 2)  # error: dim

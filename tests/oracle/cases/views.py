@@ -7,7 +7,7 @@ full, zeros, ones, arange, empty*, new_zeros) with their dtype inference. Uninit
 (empty*) are recorded without values."""
 import torch
 
-from oracle import STANDARD
+from oracle import STANDARD, layouts_for
 
 FLOATS = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
 INT64_MAX = 2 ** 63 - 1
@@ -364,3 +364,65 @@ def core_aten_factories(c):
         c.op("aten.full_like.default", c.t((3, 4), layout="transposed"), 3, dtype=dtype)
     c.op("aten.full_like.default", c.t((3, 4), dtype=torch.int32), 2.75)  # truncates
     c.op("aten.full_like.default", c.t((3, 4), dtype=torch.int8), 300)  # error: overflow
+    diagonals(c)
+    repeats(c)
+    scalar_tensors_and_copies(c)
+
+
+def diagonals(c):
+    for shape, layout in STANDARD:
+        if len(shape) < 2:
+            continue
+        for offset in (0, 1, -1, 2, -5):
+            c.op("aten.diagonal.default", c.t(shape, layout=layout), offset)
+        c.op("aten.diagonal.default", c.t(shape, layout=layout), 0, -1, 0)
+        c.op("aten.diagonal.default", c.t(shape, layout=layout), 1, 1, -1)
+    c.op("aten.diagonal.default", c.t((2, 3, 4), layout="sliced"), -1, 2, 0)
+    c.op("aten.diagonal.default", c.t((4, 4)), 4)  # empty, offset unchanged
+    c.op("aten.diagonal.default", c.t((3, 4)), 0, 1, 1)  # error: same dims
+    c.op("aten.diagonal.default", c.t((4,)))  # error: 1-d
+    c.op("aten.diagonal.default", c.t((3, 4)), 0, 0, 2)  # error: dim out of range
+    for shape, layout in STANDARD:
+        if len(shape) < 2:
+            continue
+        for offset, dim1, dim2 in ((0, 0, 1), (1, -1, 0), (-1, 0, -1)):
+            g = list(torch.empty(shape).diagonal(offset, dim1, dim2).shape)
+            glayout = layout if layout in layouts_for(len(g)) else "contiguous"
+            c.op("aten.diagonal_backward.default", c.t(g, layout=glayout), list(shape), offset, dim1, dim2)
+    c.op("aten.diagonal_backward.default", c.t((3, 1)), [2, 3, 4], 1, 2, 0)
+    c.op("aten.diagonal_backward.default", c.t((3, 2)), [3, 4, 5], 5, 1, 2)  # error: grad shape
+
+
+def repeats(c):
+    for shape, layout in STANDARD:
+        rank = len(shape)
+        c.op("aten.repeat.default", c.t(shape, layout=layout), [2] + [1] * rank)
+        c.op("aten.repeat.default", c.t(shape, layout=layout), [1] * rank if rank else [])
+        c.op("aten.repeat.default", c.t(shape, layout=layout), [2, 3] + [2] * rank)
+    for dtype in FLOATS[1:] + (torch.int64, torch.uint8, torch.bool):
+        c.op("aten.repeat.default", c.t((2, 3), dtype=dtype, layout="transposed"), [3, 1, 2])
+    c.op("aten.repeat.default", c.t((2, 3)), [0, 2])  # empty
+    c.op("aten.repeat.default", c.t((2, 3)), [3])  # error: fewer repeats than dims
+    c.op("aten.repeat.default", c.t((2, 3)), [-1, 2])  # error: negative
+
+
+def scalar_tensors_and_copies(c):
+    for s in (2, -3, 2.5, True, 1e10, float("nan"), float("-inf")):
+        c.op("aten.scalar_tensor.default", s)
+    for dtype in FLOATS + (torch.int64, torch.int32, torch.uint8, torch.bool):
+        c.op("aten.scalar_tensor.default", 3, dtype=dtype)
+    c.op("aten.scalar_tensor.default", 2.75, dtype=torch.int32)
+    c.op("aten.scalar_tensor.default", -1, dtype=torch.uint8)
+    c.op("aten.scalar_tensor.default", 300, dtype=torch.int8)  # error: overflow
+    c.op("aten.scalar_tensor.default", 1.5, layout=torch.strided, device=torch.device("cpu"))
+    for shape, layout in STANDARD:
+        c.op("aten.copy.default", c.t(shape, layout=layout), c.t(shape))
+        c.op("aten.copy.default", c.t(shape), c.t(shape, layout=layout))
+        if shape:
+            c.op("aten.copy.default", c.t(shape, layout=layout), c.t(shape[-1:], dtype=torch.float64))
+    c.op("aten.copy.default", c.t((2, 3, 2, 3), layout="channels_last"), c.t((2, 3, 2, 3), layout="channels_last"))
+    c.op("aten.copy.default", c.t((3, 4), dtype=torch.int32), c.t((3, 4)))  # truncates
+    c.op("aten.copy.default", c.t((3, 4), dtype=torch.bool), c.t(()))
+    c.op("aten.copy.default", c.t((3, 4)), c.t((3, 4), dtype=torch.int64), True)
+    c.op("aten.copy.default", c.t((3, 4)), c.t((2, 3, 4)))  # error: more dims
+    c.op("aten.copy.default", c.t((3, 4)), c.t((5,)))  # error: does not broadcast
