@@ -62,6 +62,23 @@ void batchNormDerivative(GradContext& c) {
   setFused(c, g, {0, 1, 2});
 }
 
+// reflection / replication padding through their backward ops; the backward ops' own gradient
+// is the forward pad of the incoming gradient (self's values do not matter).
+void registerPaddingDerivatives() {
+  static const std::vector<std::string> kPads = {"reflection_pad1d", "reflection_pad2d", "reflection_pad3d",
+                                                 "replication_pad1d", "replication_pad2d", "replication_pad3d"};
+  for (const std::string& pad : kPads) {
+    const std::string forward = "aten." + pad + ".default", backward = "aten." + pad + "_backward.default";
+    registerDerivative(forward, [backward](GradContext& c) {
+      if (c.needs(0)) c.set(0, callOp1(backward, {c.grad(), c.tensor(0), c.intList(1)}));
+    });
+    registerDerivative(backward, [forward](GradContext& c) {
+      if (c.needs(0)) c.set(0, callOp1(forward, {c.grad(), c.intList(2)}));
+      if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
+    });
+  }
+}
+
 }  // namespace
 
 void registerNnDerivatives() {
@@ -130,6 +147,7 @@ void registerNnDerivatives() {
     const double scale = !train ? 1.0 : p >= 1.0 ? 0.0 : 1.0 / (1.0 - p);
     c.set(0, callOp1("aten.native_dropout_backward.default", {c.grad(0), c.output(1), scale}));
   });
+  registerPaddingDerivatives();
 }
 
 }  // namespace fathom::autograd

@@ -8,4 +8,5 @@ void registerConvolutionOps(OpRegistry& registry);   // ConvolutionOps.cpp
 void registerBatchNormOps(OpRegistry& registry);     // BatchNormOps.cpp
 void registerPoolingOps(OpRegistry& registry);       // PoolingOps.cpp
 void registerDropoutOps(OpRegistry& registry);       // DropoutOps.cpp
+void registerPaddingOps(OpRegistry& registry);       // PaddingOps.cpp
 }  // namespace fathom

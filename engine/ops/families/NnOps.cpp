@@ -1,4 +1,4 @@
-// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, each registered
+// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, each registered
 // from its own file (see NnFamilies.h).
 #include "engine/ops/families/NnFamilies.h"
 #include "engine/ops/OpFamilies.h"
@@ -11,6 +11,7 @@ void registerNnOps(OpRegistry& registry) {
   registerBatchNormOps(registry);
   registerPoolingOps(registry);
   registerDropoutOps(registry);
+  registerPaddingOps(registry);
 }
 
 }  // namespace fathom

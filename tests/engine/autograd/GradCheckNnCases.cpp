@@ -34,6 +34,30 @@ std::vector<GradCase> indexingCases() {
   };
 }
 
+// Each padding op and its backward op: batched, one pad negative (a crop), a transposed input.
+std::vector<GradCase> paddingCases() {
+  std::vector<GradCase> cases;
+  for (int dims : {1, 2, 3}) {
+    for (const char* kind : {"reflection", "replication"}) {
+      const std::string pad = std::string(kind) + "_pad" + std::to_string(dims) + "d";
+      IntList padding, sizes{2, 3}, padded{2, 3};
+      for (int k = 0; k < dims; ++k) {
+        padding.insert(padding.end(), {2, k == 0 ? -1 : 1});
+        sizes.push_back(4);
+        padded.push_back(k == dims - 1 ? 5 : 7);  // the last dim is padded by (2, -1)
+      }
+      const std::string forward = "aten." + pad + ".default", backward = "aten." + pad + "_backward.default";
+      cases.push_back({forward, "", {real(sizes)}, [=](const TensorList& x) { return one(op1(forward, {x[0], padding})); }});
+      cases.push_back({backward, "", {real(padded), real(sizes, -2, 2, 1)},
+                       [=](const TensorList& x) { return one(op1(backward, {x[0], x[1], padding})); }});
+    }
+  }
+  cases.push_back({"aten.reflection_pad2d.default", "a transposed input", {real({3, 5, 4})}, [](const TensorList& x) {
+                     return one(op1("aten.reflection_pad2d.default", {transpose(x[0], 1, 2), IntList{1, 2, 0, 3}}));
+                   }});
+  return cases;
+}
+
 }  // namespace
 
 std::vector<GradCase> nnGradCases() {
@@ -101,7 +125,8 @@ std::vector<GradCase> nnGradCases() {
        [](const TensorList& x) { return callOp("aten.nll_loss_forward.default", {x[0], x[1], None{}, 0, -100}); },
        {0}},
   };
-  for (auto& c : indexingCases()) all.push_back(std::move(c));
+  for (auto part : {indexingCases, paddingCases})
+    for (auto& c : part()) all.push_back(std::move(c));
   return all;
 }
 
