@@ -24,7 +24,8 @@ void registerBuiltinDerivatives() {
                          "aten.argmax.default", "aten.argmin.default", "aten.any.default", "aten.any.dim", "aten.logical_not.default", "aten.sym_size.default",
                          "aten.eq.Tensor", "aten.eq.Scalar", "aten.ne.Tensor", "aten.ne.Scalar", "aten.lt.Tensor",
                          "aten.lt.Scalar", "aten.le.Tensor", "aten.le.Scalar", "aten.gt.Tensor", "aten.gt.Scalar",
-                         "aten.ge.Tensor", "aten.ge.Scalar", "aten.detach.default", "aten.bernoulli_.float", "aten.scalar_tensor.default"})
+                         "aten.ge.Tensor", "aten.ge.Scalar", "aten.detach.default", "aten.bernoulli_.float", "aten.scalar_tensor.default", "aten.rand.default", "aten.randn.default", "aten.randperm.default",
+                         "aten.rand_like.default", "aten.randn_like.default"})
     registerNonDifferentiable(op);
 }
 

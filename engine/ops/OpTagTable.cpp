@@ -252,6 +252,12 @@ constexpr OpTagRow kRows[] = {
     {"aten.select_scatter.default", tags(Idx), true},
     {"aten.sort.default", tags(Red), true},
     {"aten.topk.default", tags(Red), true},
+    // Core ATen random factories (item 24): RandomFactories.cpp
+    {"aten.rand.default", Fac | Rand, true},
+    {"aten.randn.default", Fac | Rand, true},
+    {"aten.randperm.default", Fac | Rand, true},
+    {"aten.rand_like.default", Fac | Rand, true},
+    {"aten.randn_like.default", Fac | Rand, true},
     // InplaceOps.cpp (the X_ forms of every HasInplace op are tagged Inplace as they register)
     {"aten.copy_.default", tags(Inpl), true},
     {"aten.fill_.Scalar", tags(Inpl), true},
@@ -259,8 +265,6 @@ constexpr OpTagRow kRows[] = {
     {"aten.bernoulli_.float", Inpl | Rand, true},
     // Not registered here; PyTorch graphs hold them (opaque with --keep-unknown-ops).
     {"aten.bernoulli.default", Pw | Rand, false},
-    {"aten.rand_like.default", Fac | Rand, false},
-    {"aten.randn_like.default", Fac | Rand, false},
 };
 
 OpTags find(std::string_view name, bool registered) {

@@ -367,6 +367,7 @@ def core_aten_factories(c):
     diagonals(c)
     repeats(c)
     scalar_tensors_and_copies(c)
+    random_factories(c)
 
 
 def diagonals(c):
@@ -426,3 +427,26 @@ def scalar_tensors_and_copies(c):
     c.op("aten.copy.default", c.t((3, 4)), c.t((3, 4), dtype=torch.int64), True)
     c.op("aten.copy.default", c.t((3, 4)), c.t((2, 3, 4)))  # error: more dims
     c.op("aten.copy.default", c.t((3, 4)), c.t((5,)))  # error: does not broadcast
+
+
+def random_factories(c):
+    """Layouts, dtypes and errors only: the values come from another generator."""
+    for name in ("aten.rand.default", "aten.randn.default"):
+        for size in ([2, 3], [], [0, 3], [4]):
+            c.op(name, size, values=False)
+        for dtype in FLOATS[1:] + (torch.int64,):  # int64: no kernel (dropped)
+            c.op(name, [2, 3], dtype=dtype, values=False)
+        c.op(name, [2, -1], values=False)  # error: negative size
+        c.op(name, [2, 3], layout=torch.strided, device=torch.device("cpu"), values=False)
+    for name in ("aten.rand_like.default", "aten.randn_like.default"):
+        for shape, layout in STANDARD:
+            c.op(name, c.t(shape, layout=layout), values=False)
+        c.op(name, c.t((2, 3, 2, 3), layout="permuted"), memory_format=torch.channels_last, values=False)
+        c.op(name, c.t((3, 4), layout="transposed"), dtype=torch.float64, memory_format=torch.contiguous_format,
+             values=False)
+        c.op(name, c.t((3, 4), dtype=torch.int32), values=False)  # no kernel: dropped
+    for n in (5, 0, 1, 300):
+        c.op("aten.randperm.default", n, values=False)
+    for dtype in (torch.int32, torch.float32, torch.float64, torch.uint8):
+        c.op("aten.randperm.default", 6, dtype=dtype, values=False)
+    c.op("aten.randperm.default", -1, values=False)  # error
