@@ -79,6 +79,31 @@ void registerPaddingDerivatives() {
   }
 }
 
+// upsample_{nearest,bilinear}2d (default and .vec) through their backward ops, which take the
+// forward's arguments with input_size after output_size; their own gradient is the forward op
+// on the incoming gradient.
+void registerUpsampleDerivatives() {
+  for (const std::string kind : {"nearest", "bilinear"}) {
+    for (const std::string overload : {"default", "vec"}) {
+      const std::string forward = "aten.upsample_" + kind + "2d." + overload;
+      const std::string backward = "aten.upsample_" + kind + "2d_backward." + overload;
+      const size_t n = (overload == "default" ? 4 : 3) + (kind == "bilinear" ? 1 : 0);  // the forward's arguments
+      registerDerivative(forward, [backward, n](GradContext& c) {
+        if (!c.needs(0)) return;
+        frontend::Args args{c.grad(), c.arg(1), c.sizes(0)};
+        for (size_t i = 2; i < n; ++i) args.push_back(c.arg(i));
+        c.set(0, callOp1(backward, args));
+      });
+      registerDerivative(backward, [forward, n](GradContext& c) {
+        if (!c.needs(0)) return;
+        frontend::Args args{c.grad(), c.arg(1)};
+        for (size_t i = 3; i <= n; ++i) args.push_back(c.arg(i));
+        c.set(0, callOp1(forward, args));
+      });
+    }
+  }
+}
+
 }  // namespace
 
 void registerNnDerivatives() {
@@ -148,6 +173,7 @@ void registerNnDerivatives() {
     c.set(0, callOp1("aten.native_dropout_backward.default", {c.grad(0), c.output(1), scale}));
   });
   registerPaddingDerivatives();
+  registerUpsampleDerivatives();
 }
 
 }  // namespace fathom::autograd

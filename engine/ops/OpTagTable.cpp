@@ -234,6 +234,15 @@ constexpr OpTagRow kRows[] = {
     {"aten.replication_pad2d_backward.default", tags(Comp), true},
     {"aten.replication_pad3d.default", tags(Comp), true},
     {"aten.replication_pad3d_backward.default", tags(Comp), true},
+    // Core ATen upsampling (item 24): UpsampleOps.cpp
+    {"aten.upsample_nearest2d.default", tags(Comp), true},
+    {"aten.upsample_nearest2d_backward.default", tags(Comp), true},
+    {"aten.upsample_nearest2d.vec", tags(Comp), true},
+    {"aten.upsample_nearest2d_backward.vec", tags(Comp), true},
+    {"aten.upsample_bilinear2d.default", tags(Comp), true},
+    {"aten.upsample_bilinear2d_backward.default", tags(Comp), true},
+    {"aten.upsample_bilinear2d.vec", tags(Comp), true},
+    {"aten.upsample_bilinear2d_backward.vec", tags(Comp), true},
     // IndexingOps.cpp, GradientOps.cpp
     {"aten.gather.default", tags(Idx), true},
     {"aten.index_select.default", tags(Idx), true},

@@ -9,4 +9,5 @@ void registerBatchNormOps(OpRegistry& registry);     // BatchNormOps.cpp
 void registerPoolingOps(OpRegistry& registry);       // PoolingOps.cpp
 void registerDropoutOps(OpRegistry& registry);       // DropoutOps.cpp
 void registerPaddingOps(OpRegistry& registry);       // PaddingOps.cpp
+void registerUpsampleOps(OpRegistry& registry);      // UpsampleOps.cpp
 }  // namespace fathom

@@ -1,4 +1,4 @@
-// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, each registered
+// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, upsampling, each registered
 // from its own file (see NnFamilies.h).
 #include "engine/ops/families/NnFamilies.h"
 #include "engine/ops/OpFamilies.h"
@@ -12,6 +12,7 @@ void registerNnOps(OpRegistry& registry) {
   registerPoolingOps(registry);
   registerDropoutOps(registry);
   registerPaddingOps(registry);
+  registerUpsampleOps(registry);
 }
 
 }  // namespace fathom

@@ -58,6 +58,35 @@ std::vector<GradCase> paddingCases() {
   return cases;
 }
 
+// Upsampling, default and .vec, and the backward ops.
+std::vector<GradCase> upsampleCases() {
+  std::vector<GradCase> cases;
+  for (const std::string kind : {"nearest", "bilinear"}) {
+    const std::string name = "aten.upsample_" + kind + "2d";
+    const bool bilinear = kind == "bilinear";
+    const Arg scales(Value(ValueList{Value(1.5), Value(2.0)}));  // float[] scale_factors
+    auto withCorners = [bilinear](frontend::Args args, size_t at) {
+      if (bilinear) args.insert(args.begin() + static_cast<std::ptrdiff_t>(at), false);
+      return args;
+    };
+    cases.push_back({name + ".default", "5x7 from 3x4", {real({1, 2, 3, 4})}, [=](const TensorList& x) {
+                       return one(op1(name + ".default", withCorners(frontend::Args{x[0], IntList{5, 7}, None{}, None{}}, 2)));
+                     }});
+    cases.push_back({name + ".vec", "scale factors", {real({1, 2, 3, 4})}, [=](const TensorList& x) {
+                       return one(op1(name + ".vec", withCorners(frontend::Args{x[0], None{}, scales}, 2)));
+                     }});
+    cases.push_back({name + "_backward.default", "", {real({1, 2, 5, 7})}, [=](const TensorList& x) {
+                       return one(op1(name + "_backward.default",
+                                      withCorners(frontend::Args{x[0], IntList{5, 7}, IntList{1, 2, 3, 4}, None{}, None{}}, 3)));
+                     }});
+    cases.push_back({name + "_backward.vec", "", {real({1, 2, 4, 8})}, [=](const TensorList& x) {
+                       return one(op1(name + "_backward.vec",
+                                      withCorners(frontend::Args{x[0], None{}, IntList{1, 2, 3, 4}, scales}, 3)));
+                     }});
+  }
+  return cases;
+}
+
 }  // namespace
 
 std::vector<GradCase> nnGradCases() {
@@ -125,7 +154,7 @@ std::vector<GradCase> nnGradCases() {
        [](const TensorList& x) { return callOp("aten.nll_loss_forward.default", {x[0], x[1], None{}, 0, -100}); },
        {0}},
   };
-  for (auto part : {indexingCases, paddingCases})
+  for (auto part : {indexingCases, paddingCases, upsampleCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;
 }
