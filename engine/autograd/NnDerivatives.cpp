@@ -104,6 +104,40 @@ void registerUpsampleDerivatives() {
   }
 }
 
+// native_group_norm(input, weight, bias, N, C, HxW, group, eps): the fused backward op for Y's
+// gradient (1.13's shapes the bias gradient like weight, so without a weight that one is summed
+// here), plus what flows through the mean and rstd outputs, which PyTorch differentiates too:
+// d mean / dx = 1 / M and d rstd / dx = -rstd^3 (x - mean) / M over each group's M elements.
+void groupNormDerivative(GradContext& c) {
+  const bool weight = !c.isNone(1);
+  const SymValue n = c.symInt(3), groups = SymValue(c.integer(6));
+  Tensor dx;
+  if (c.grad(0).defined()) {
+    auto g = callOp("aten.native_group_norm_backward.default",
+                    {c.grad(0), c.tensor(0), c.output(1), c.output(2), c.tensor(1), n, c.symInt(4), c.symInt(5),
+                     c.integer(6), mask3(c.needs(0), c.needs(1), weight && c.needs(2))});
+    dx = g[0];
+    setFused(c, {g[1], g[2]}, {1, 2});
+    if (!weight && c.needs(2))
+      c.set(2, castLike(sum(reshape(c.grad(0), {n, c.symInt(4), c.symInt(5)}), {0, 2}), c.tensor(2)));
+  }
+  if (!c.needs(0)) return;
+  if (c.grad(1).defined() || c.grad(2).defined()) {
+    const Tensor x = reshape(c.tensor(0), {n, groups, SymValue(-1)});
+    const SymValue count = x.sizes()[2];
+    Tensor extra = zerosLike(x);
+    if (c.grad(1).defined()) extra = add(extra, callOp1("aten.div.Scalar", {unsqueeze(c.grad(1), -1), count}));
+    if (c.grad(2).defined()) {
+      const Tensor r = unsqueeze(c.output(2), -1);
+      const Tensor slope = callOp1("aten.div.Scalar", {mul(neg(mul(mul(r, r), r)), unsqueeze(c.grad(2), -1)), count});
+      extra = add(extra, mul(slope, sub(x, unsqueeze(c.output(1), -1))));
+    }
+    extra = reshape(extra, c.sizes(0));
+    dx = dx.defined() ? add(dx, extra) : extra;
+  }
+  if (dx.defined()) c.set(0, castLike(dx, c.tensor(0)));
+}
+
 }  // namespace
 
 void registerNnDerivatives() {
@@ -114,6 +148,7 @@ void registerNnDerivatives() {
                      mask3(c.needs(0), c.needs(2), c.needs(3))});
     setFused(c, g, {0, 2, 3});
   });
+  registerDerivative("aten.native_group_norm.default", groupNormDerivative);
   // The functional form (Functionalize.h) has the same first three outputs and the same gradients.
   for (const char* op : {"aten.native_batch_norm.default", "aten._native_batch_norm_legit_functional.default"})
     registerDerivative(op, batchNormDerivative);

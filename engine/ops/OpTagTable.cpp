@@ -208,6 +208,8 @@ constexpr OpTagRow kRows[] = {
     {"aten._log_softmax_backward_data.default", tags(Comp), true},
     {"aten.native_layer_norm.default", tags(Comp), true},
     {"aten.native_layer_norm_backward.default", tags(Comp), true},
+    {"aten.native_group_norm.default", tags(Comp), true},  // Core ATen (item 24): GroupNormOps.cpp
+    {"aten.native_group_norm_backward.default", tags(Comp), true},
     {"aten.native_batch_norm.default", tags(Comp), true},
     {"aten.native_batch_norm_backward.default", tags(Comp), true},
     {"aten._native_batch_norm_legit_functional.default", tags(Comp), true},

@@ -154,6 +154,11 @@ std::vector<GradCase> nnGradCases() {
        [](const TensorList& x) { return callOp("aten.nll_loss_forward.default", {x[0], x[1], None{}, 0, -100}); },
        {0}},
   };
+  // Every output carries a gradient, mean and rstd too (PyTorch differentiates them).
+  all.push_back({"aten.native_group_norm.default", "weight and bias", {real({2, 4, 3}), real({4}, 0.5, 2, 1), real({4}, -1, 1, 2)},
+                 [](const TensorList& x) { return callOp("aten.native_group_norm.default", {x[0], x[1], x[2], 2, 4, 3, 2, 1e-5}); }});
+  all.push_back({"aten.native_group_norm.default", "bias without weight, 4-d", {real({2, 4, 2, 2}), real({4}, -1, 1, 2)},
+                 [](const TensorList& x) { return callOp("aten.native_group_norm.default", {x[0], None{}, x[1], 2, 4, 4, 4, 1e-5}); }});
   for (auto part : {indexingCases, paddingCases, upsampleCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;

@@ -244,6 +244,7 @@ def cases(c):
     var_dim(c)
     prod_any(c)
     sort_topk(c)
+    group_norm(c)
 
 
 # ---- Core ATen's other reductions (appended after the cases above so their inputs, which are
@@ -371,3 +372,46 @@ def sort_topk(c):
     c.op("aten.topk.default", c.t((3, 4)), 5)  # error: k out of range
     c.op("aten.topk.default", c.t((3, 4)), -1)  # error
     c.op("aten.sort.default", c.t((3, 4)), 2)  # error: dim
+
+
+def group_norm(c):
+    gn, gnb = "aten.native_group_norm.default", "aten.native_group_norm_backward.default"
+    for shape, layout in (((2, 6, 3, 4), "contiguous"), ((2, 6, 3, 4), "channels_last"), ((2, 6, 12), "contiguous"),
+                          ((2, 6), "contiguous"), ((0, 6, 3), "contiguous")):
+        hw = 1
+        for s_ in shape[2:]:
+            hw *= s_
+        for groups in (1, 2, 3, 6):
+            c.op(gn, c.t(shape, layout=layout), c.t((6,)), c.t((6,)), shape[0], 6, hw, groups, 1e-5)
+        c.op(gn, c.t(shape, layout=layout), None, None, shape[0], 6, hw, 3, 1e-5)
+        c.op(gn, c.t(shape, layout=layout), c.t((6,)), None, shape[0], 6, hw, 2, 0.1)
+    c.op(gn, c.t((1, 4, 2, 2), layout="channels_last"), None, None, 1, 4, 4, 2, 1e-5)
+    c.op(gn, c.t((2, 6, 3, 4), values=[1.0] * 144), None, None, 2, 6, 12, 3, 1e-5)  # zero variance
+    for dtype in (torch.float64, torch.bfloat16, torch.float16):
+        # bfloat16: 1.13 rounds its statistics to bfloat16 along the way; within a few of its ulps
+        tol = (0.05, 0.02) if dtype == torch.bfloat16 else None
+        c.op(gn, c.t((2, 6, 3, 4), dtype=dtype), c.t((6,), dtype=dtype), c.t((6,), dtype=dtype), 2, 6, 12, 3, 1e-5, tol=tol)
+    c.op(gn, c.t((2, 6, 3, 4)), None, None, 2, 6, 12, 4, 1e-5)  # error: 4 does not divide 6
+    c.op(gn, c.t((2, 6, 3, 4)), c.t((5,)), None, 2, 6, 12, 3, 1e-5)  # error: weight size
+    c.op(gn, c.t((2, 6, 3, 4)), None, c.t((6, 1)), 2, 6, 12, 3, 1e-5)  # error: bias shape
+    c.op(gn, c.t((2, 6, 3, 4)), None, None, 2, 6, 13, 3, 1e-5)  # error: numel
+    c.op(gn, c.t((2, 6, 3, 4), layout="permuted"), None, None, 2, 6, 12, 3, 1e-5)  # error: not contiguous
+    c.op(gn, c.t((2, 6, 3, 4)), None, None, 2, 6, 12, 0, 1e-5)  # error: no groups
+    # Contiguous inputs only: 1.13's native_group_norm_backward reads any other layout as if it
+    # were contiguous and returns garbage (its autograd formula makes both contiguous first).
+    # Fathom computes the gradient of any layout.
+    for shape, layout, groups in (((2, 6, 3, 4), "contiguous", 3), ((2, 6, 3, 4), "contiguous", 2),
+                                  ((2, 6, 12), "contiguous", 6), ((3, 4), "contiguous", 1)):
+        hw = 1
+        for s_ in shape[2:]:
+            hw *= s_
+        x = c.t(shape, layout=layout)
+        _, mean, rstd = torch.ops.aten.native_group_norm.default(x, None, None, shape[0], shape[1], hw, groups, 1e-5)
+        c.op(gnb, c.t(shape, layout=layout), x, mean, rstd, c.t((shape[1],)), shape[0], shape[1], hw, groups,
+             [True, True, True])
+        # (a mask with False gives None results, which the oracle cannot record)
+    x = c.t((2, 6, 3, 4), dtype=torch.float64)
+    _, mean, rstd = torch.ops.aten.native_group_norm.default(x, None, None, 2, 6, 12, 3, 1e-5)
+    c.op(gnb, c.t((2, 6, 3, 4), dtype=torch.float64), x, mean, rstd, c.t((6,), dtype=torch.float64), 2, 6, 12, 3,
+         [True, True, True])
+    c.op(gnb, c.t((2, 6, 3, 4), dtype=torch.float64), x, mean, rstd, None, 2, 6, 12, 3, [True, True, False])  # error
