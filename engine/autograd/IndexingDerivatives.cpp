@@ -29,6 +29,43 @@ Tensor gathered(const GradContext& c, const Tensor& grad) {
   return callOp1("aten.gather.default", {grad, c.integer(1), c.tensor(2)});
 }
 
+// scatter_reduce_backward: self's and src's gradients for each reduction; without include_self
+// self gets none where something was scattered.
+std::pair<Tensor, Tensor> scatterReduceGrads(GradContext& c) {
+  const Tensor &self = c.tensor(0), &index = c.tensor(2), &src = c.tensor(3), &grad = c.grad(), &result = c.output();
+  const int64_t dim = c.integer(1);
+  const std::string reduce = c.string(4);
+  auto op = [](const char* name, frontend::Args args, frontend::KwArgs kwargs = {}) {
+    return callOp1(name, std::move(args), std::move(kwargs));
+  };
+  auto gatherAt = [&](const Tensor& t) { return op("aten.gather.default", {t, dim, index}); };
+  Tensor gs, gsrc;
+  if (reduce == "sum") {
+    gs = grad, gsrc = gatherAt(grad);
+  } else if (reduce == "mean") {
+    Tensor n = c.flag(5) ? op("aten.ones_like.default", {grad}) : zerosLike(grad);
+    n = op("aten.scatter_add.default", {n, dim, index, op("aten.ones_like.default", {src})});
+    n = maskedFill(n, op("aten.eq.Scalar", {n, 0}), 1.0);
+    gs = div(grad, n), gsrc = div(gatherAt(grad), gatherAt(n));
+  } else if (reduce == "amax" || reduce == "amin") {  // split evenly among the elements equal to the result
+    const Tensor selfIs = op("aten.eq.Tensor", {self, result}), srcIs = op("aten.eq.Tensor", {src, gatherAt(result)});
+    const Tensor count = op("aten.scatter_add.default", {to(selfIs, self.dtype()), dim, index, to(srcIs, self.dtype())});
+    const Tensor share = div(grad, count);
+    gs = mul(to(selfIs, share.dtype()), share), gsrc = mul(to(srcIs, share.dtype()), gatherAt(share));
+  } else {  // prod: the product of the others, with zeros handled exactly
+    const Tensor selfOnes = maskedFill(self, op("aten.eq.Scalar", {self, 0.0}), 1.0);
+    gs = div(mul(grad, op("aten.scatter_reduce.two", {selfOnes, dim, index, src, "prod"}, {{"include_self", c.flag(5)}})), selfOnes);
+    const Tensor srcZero = op("aten.eq.Scalar", {src, 0.0});
+    const Tensor zeros = gatherAt(op("aten.scatter_add.default", {zerosLike(self), dim, index, to(srcZero, self.dtype())}));
+    const Tensor single = op("aten.logical_and.default", {srcZero, op("aten.eq.Scalar", {zeros, 1.0})});
+    const Tensor others = op("aten.scatter_reduce.two", {self, dim, index, maskedFill(src, single, 1.0), "prod"},
+                             {{"include_self", c.flag(5)}});
+    gsrc = where(single, gatherAt(mul(grad, others)), div(gatherAt(mul(grad, result)), maskedFill(src, srcZero, 1.0)));
+  }
+  if (!c.flag(5)) gs = op("aten.scatter.value", {gs, dim, index, 0.0});
+  return {gs, gsrc};
+}
+
 }  // namespace
 
 void registerIndexingDerivatives() {
@@ -66,6 +103,12 @@ void registerIndexingDerivatives() {
   registerDerivative("aten.scatter_add.default", [](GradContext& c) {
     if (c.needs(0)) c.set(0, c.grad());
     if (c.needs(3)) c.set(3, gathered(c, c.grad()));
+  });
+  registerDerivative("aten.scatter_reduce.two", [](GradContext& c) {
+    if (!c.needs(0) && !c.needs(3)) return;
+    auto [self, src] = scatterReduceGrads(c);
+    if (c.needs(0)) c.set(0, self);
+    if (c.needs(3)) c.set(3, src);
   });
   registerDerivative("aten.select_scatter.default", [](GradContext& c) {
     const int64_t dim = c.integer(2), index = c.integer(3);

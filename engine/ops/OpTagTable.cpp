@@ -260,6 +260,7 @@ constexpr OpTagRow kRows[] = {
     {"aten.scatter.src", tags(Idx), true},
     {"aten.scatter.value", tags(Idx), true},
     {"aten.scatter_add.default", tags(Idx), true},
+    {"aten.scatter_reduce.two", tags(Idx), true},
     {"aten.select_scatter.default", tags(Idx), true},
     {"aten.sort.default", tags(Red), true},
     {"aten.topk.default", tags(Red), true},

@@ -1,5 +1,5 @@
-// Writing into a copy of self at indexed places: scatter.src, scatter.value, scatter_add and
-// select_scatter.
+// Writing into a copy of self at indexed places: scatter.src, scatter.value, scatter_add,
+// scatter_reduce.two and select_scatter.
 //
 // scatter / scatter_add (ATen's scatter_meta_impl): the result is a fresh contiguous tensor of
 // self's sizes and dtype holding self's values, then for every position p of index
@@ -10,7 +10,12 @@
 // write ("index 3 is out of bounds for dimension 0 with size 3"); where two positions write one
 // place, the later in Fathom's loop order wins (ATen leaves the order unspecified).
 // select_scatter: self cloned (preserve_format), then src copied into its select(dim, index).
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "engine/core/Error.h"
 #include "engine/ops/cpu/Copy.h"
@@ -62,10 +67,29 @@ TensorMeta scatterLayout(const ValueList& margs) {
   return contiguousOutput(self, self.sizes);
 }
 
-enum class ScatterMode { Assign, Add };
+// How a write combines with what is there: scatter assigns, scatter_add adds, scatter_reduce
+// folds (sum and mean add, mean dividing afterwards; amax/amin let NaN win, as ATen's do).
+enum class ScatterMode { Assign, Add, Multiply, Max, Min };
 
-// The writes, over index's positions; `src` undefined means the value argument.
-void scatterInto(const Tensor& out, int64_t dim, const Tensor& index, const Tensor& src, const Value& value, ScatterMode mode) {
+template <class T> T combine(ScatterMode mode, T dst, T v) {
+  using C = OpMath<T>;
+  const C a = C(dst), b = C(v);
+  bool nan = false;
+  if constexpr (std::is_floating_point_v<C>) nan = std::isnan(b);
+  switch (mode) {
+    case ScatterMode::Assign: return v;
+    case ScatterMode::Add: return T(a + b);
+    case ScatterMode::Multiply: return T(a * b);
+    case ScatterMode::Max: return nan ? v : T(std::max(a, b));
+    case ScatterMode::Min: return nan ? v : T(std::min(a, b));
+  }
+  return v;
+}
+
+// The writes, over index's positions; `src` undefined means the value argument. `counts`, when
+// given, counts the writes into each element of the contiguous `out`.
+void scatterInto(const Tensor& out, int64_t dim, const Tensor& index, const Tensor& src, const Value& value,
+                 ScatterMode mode, std::vector<int64_t>* counts = nullptr) {
   const int64_t bound = out.dim() == 0 ? 1 : out.size(dim);
   checkIndexRange(index, bound, [&](int64_t i) {
     return "index " + std::to_string(i) + " is out of bounds for dimension " + std::to_string(dim) + " with size " +
@@ -84,11 +108,13 @@ void scatterInto(const Tensor& out, int64_t dim, const Tensor& index, const Tens
     using T = typename decltype(tag)::type;
     const T fill = src.defined() ? T() : checkedScalarTo<T>(scalarArg(value));
     const std::byte* srcBase = src.defined() ? bytePtr(src) : nullptr;
-    forEachRun<3>(plan, {bytePtr(out), const_cast<std::byte*>(srcBase), bytePtr(index)}, [&](auto& p, auto& s, int64_t n) {
+    std::byte* outBase = bytePtr(out);
+    forEachRun<3>(plan, {outBase, const_cast<std::byte*>(srcBase), bytePtr(index)}, [&](auto& p, auto& s, int64_t n) {
       for (int64_t i = 0; i < n; ++i) {
-        T& dst = *reinterpret_cast<T*>(p[0] + i * s[0] + elementAt<int64_t>(p[2], s[2], i) * dimStride);
-        const T v = srcBase ? elementAt<T>(p[1], s[1], i) : fill;
-        dst = mode == ScatterMode::Add ? T(OpMath<T>(dst) + OpMath<T>(v)) : v;
+        std::byte* at = p[0] + i * s[0] + elementAt<int64_t>(p[2], s[2], i) * dimStride;
+        T& dst = *reinterpret_cast<T*>(at);
+        dst = combine<T>(mode, dst, srcBase ? elementAt<T>(p[1], s[1], i) : fill);
+        if (counts) ++(*counts)[static_cast<size_t>((at - outBase) / es)];
       }
     });
   });
@@ -102,6 +128,64 @@ ValueList scatterKernel(const ValueList& args, ScatterMode mode) {
   if (index.numel() == 0) return {out};
   const Tensor src = args.at(3).is<Tensor>() ? tensorArg(args, 3) : Tensor();
   scatterInto(out, wrapDim(intArg(args, 1), out.dim()), index, src, args.at(3), mode);
+  return {out};
+}
+
+// ---- scatter_reduce.two(self, dim, index, src, reduce, *, include_self=True) -----------------
+
+ScatterMode reduceMode(const std::string& reduce) {
+  if (reduce == "sum" || reduce == "mean") return ScatterMode::Add;
+  if (reduce == "prod") return ScatterMode::Multiply;
+  if (reduce == "amax") return ScatterMode::Max;
+  if (reduce == "amin") return ScatterMode::Min;
+  throwOpError("reduce argument must be either sum, prod, mean, amax or amin, got " + reduce);
+}
+
+TensorMeta scatterReduceLayout(const ValueList& margs) {
+  (void)reduceMode(margs.at(4).as<std::string>());
+  return scatterLayout(margs);
+}
+
+// Without include_self, the places written start from the reduction's identity (mean's count
+// then excludes self); mean divides by the count (at least 1), flooring for integers.
+ValueList scatterReduceKernel(const ValueList& args) {
+  Tensor out = allocateTensor(scatterReduceLayout(metaArgs(args)));
+  copyInto(out, tensorArg(args, 0));
+  const Tensor &index = tensorArg(args, 2), &src = tensorArg(args, 3);
+  if (index.numel() == 0) return {out};
+  const std::string reduce = args.at(4).as<std::string>();
+  const ScatterMode mode = reduceMode(reduce);
+  const bool includeSelf = boolArg(args, 5), mean = reduce == "mean";
+  const int64_t dim = wrapDim(intArg(args, 1), out.dim());
+  dispatchDType(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (includeSelf) return;
+    using C = OpMath<T>;
+    C identity = C(mode == ScatterMode::Multiply ? 1 : 0);
+    if constexpr (std::is_floating_point_v<C>) {
+      if (mode == ScatterMode::Max) identity = -std::numeric_limits<C>::infinity();
+      if (mode == ScatterMode::Min) identity = std::numeric_limits<C>::infinity();
+    } else {
+      if (mode == ScatterMode::Max) identity = std::numeric_limits<C>::lowest();
+      if (mode == ScatterMode::Min) identity = std::numeric_limits<C>::max();
+    }
+    Tensor ids = allocateTensor(contiguousOutput(src.meta(), src.meta().sizes));
+    for (int64_t i = 0; i < ids.numel(); ++i) ids.dataAs<T>()[i] = T(identity);
+    scatterInto(out, dim, index, ids, Value(), ScatterMode::Assign);
+  });
+  std::vector<int64_t> counts(static_cast<size_t>(out.numel()), includeSelf ? 1 : 0);
+  scatterInto(out, dim, index, src, Value(), mode, mean ? &counts : nullptr);
+  if (!mean) return {out};
+  dispatchDType(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = OpMath<T>;
+    T* o = out.dataAs<T>();
+    for (size_t i = 0; i < counts.size(); ++i) {
+      const C n = C(std::max<int64_t>(counts[i], 1));
+      if constexpr (std::is_floating_point_v<C>) o[i] = T(C(o[i]) / n);
+      else if constexpr (!std::is_same_v<C, bool>) o[i] = T(C(std::floor(static_cast<double>(o[i]) / static_cast<double>(n))));
+    }
+  });
   return {out};
 }
 
@@ -146,6 +230,10 @@ void registerScatterOps(OpRegistry& registry) {
                      [](const ValueList& args) { return scatterKernel(args, ScatterMode::Assign); });
   (void)registry.add("aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", meta,
                      [](const ValueList& args) { return scatterKernel(args, ScatterMode::Add); });
+  (void)registry.add(
+      "aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) "
+      "-> Tensor",
+      [](const ValueList& args) { return ValueList{scatterReduceLayout(args)}; }, scatterReduceKernel);
   (void)registry.add("aten::select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor",
                      [](const ValueList& args) { return ValueList{selectScatterLayout(args)}; }, selectScatterKernel);
 }

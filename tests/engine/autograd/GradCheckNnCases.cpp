@@ -29,6 +29,23 @@ std::vector<GradCase> indexingCases() {
        [](const TensorList& x) { return one(op1("aten.scatter.value", {t(x[0]), 0, x[1], 1.5})); }},
       {"aten.scatter_add.default", "repeated indices", {real({3, 4}), ints({3, 2}, {0, 2, 2, 2, 1, 0}), real({3, 2}, -2, 2, 1)},
        [](const TensorList& x) { return one(op1("aten.scatter_add.default", {x[0], 0, x[1], x[2]})); }},
+      {"aten.scatter_reduce.two", "sum, repeated places", {real({3, 4}), ints({3, 3}, {0, 2, 2, 1, 1, 0, 3, 3, 3}), real({3, 3}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "sum"})); }},
+      {"aten.scatter_reduce.two", "mean without self", {real({3, 4}), ints({3, 3}, {0, 2, 2, 1, 1, 0, 3, 3, 3}), real({3, 3}, -2, 2, 1)},
+       [](const TensorList& x) {
+         return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "mean"}, {{"include_self", false}}));
+       }},
+      {"aten.scatter_reduce.two", "prod with zeros", {GradInput{{2, 3}, {1.5, 0, -0.5, 2, 0.75, 0}}, ints({2, 2}, {0, 0, 2, 1}),
+                                                       GradInput{{2, 2}, {0, 1.25, -1.5, 0}}},
+       [](const TensorList& x) { return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "prod"})); }},
+      // (src apart from self: PyTorch's formula would split the gradient with a self element that
+      // happens to equal the result even when include_self is false.)
+      {"aten.scatter_reduce.two", "amax without self, no ties", {noTies({3, 4}), ints({3, 2}, {0, 2, 1, 1, 3, 0}), real({3, 2}, 5, 6, 1)},
+       [](const TensorList& x) {
+         return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "amax"}, {{"include_self", false}}));
+       }},
+      {"aten.scatter_reduce.two", "amin", {noTies({3, 4}), ints({3, 2}, {0, 2, 1, 1, 3, 0}), noTies({3, 2}, 1)},
+       [](const TensorList& x) { return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "amin"})); }},
       {"aten.select_scatter.default", "dim 1", {real({3, 4}), real({3}, -2, 2, 1)},
        [](const TensorList& x) { return one(op1("aten.select_scatter.default", {x[0], x[1], 1, -2})); }},
   };

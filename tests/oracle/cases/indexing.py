@@ -201,6 +201,7 @@ def cases(c):
     nll_backward(c)
     scatter(c)
     select_scatter(c)
+    scatter_reduce(c)
 
 
 # ---- Core ATen's scatters (issue 24), appended so the inputs above (seeded by creation order)
@@ -264,3 +265,25 @@ def select_scatter(c):
     c.op("aten.select_scatter.default", c.t((3, 4)), c.t((1, 4)), 0, 0)  # error: src shape (no broadcast)
     c.op("aten.select_scatter.default", c.t((3, 4)), c.t((4,)), 0, 3)  # error: index
     c.op("aten.select_scatter.default", c.t(()), c.t(()), 0, 0)  # error: 0-dim
+
+
+def scatter_reduce(c):
+    name = "aten.scatter_reduce.two"
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            for shape, layout in SELF_LAYOUTS[:5]:
+                dim = len(shape) - 1
+                index_shape = list(shape)
+                index_shape[dim] = 5  # repeated places
+                c.op(name, c.t(shape, layout=layout, lo=-2, hi=2), dim, c.index(index_shape, shape[dim]),
+                     c.t(index_shape, lo=-2, hi=2), reduce, include_self=include_self)
+            c.op(name, c.t((3, 4), lo=-2, hi=2), 0, c.index((2, 4), 3), c.t((2, 4), lo=-2, hi=2), reduce,
+                 include_self=include_self)
+            for dtype in (torch.float64, torch.int64, torch.int32):
+                c.op(name, c.t((3, 4), dtype=dtype, lo=-9, hi=9), 1, c.index((3, 6), 4),
+                     c.t((3, 6), dtype=dtype, lo=-9, hi=9), reduce, include_self=include_self)
+        c.op(name, c.t((3, 4), values=[1, float("nan"), 2, 3] * 3), 1, c.index((3, 4), 4),
+             c.t((3, 4), values=[float("nan"), 1, 2, 3] * 3), reduce)
+    c.op(name, c.t((3, 4)), 1, c.index((3, 4), 4), c.t((3, 4)), "max")  # error: unknown reduction
+    c.op(name, c.t((3, 4)), 1, c.index((3, 4), 4), c.t((3, 4), dtype=torch.float64), "sum")  # error: dtypes
+    c.op(name, c.t((3, 4)), 1, c.index((0, 4), 4), c.t((3, 4)), "prod", include_self=False)  # empty index
