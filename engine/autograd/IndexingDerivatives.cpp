@@ -110,6 +110,23 @@ void registerIndexingDerivatives() {
     if (c.needs(0)) c.set(0, self);
     if (c.needs(3)) c.set(3, src);
   });
+  // masked_scatter: self's gradient is zeroed where the mask took source elements; source element
+  // j gets the gradient of the j-th masked place (row-major), 0 past the last. PyTorch selects
+  // them with masked_select (a data-dependent shape); the same numbers come here from a
+  // scatter_add at cumsum(mask) - 1, so a traced backward keeps static shapes.
+  registerDerivative("aten.masked_scatter.default", [](GradContext& c) {
+    const Tensor& grad = c.grad();
+    const Tensor mask = expand(to(c.tensor(1), DType::Bool), grad.sizes());
+    if (c.needs(0)) setBroadcast(c, 0, maskedFill(grad, mask, 0.0));
+    if (!c.needs(2)) return;
+    const Tensor flatMask = reshape(mask, {SymValue(-1)}), flatGrad = reshape(grad, {SymValue(-1)});
+    const Tensor position = callOp1("aten.sub.Scalar", {callOp1("aten.cumsum.default", {flatMask, 0}), int64_t{1}});
+    const Tensor index = where(flatMask, position, zerosLike(position));
+    const Tensor values = maskedFill(flatGrad, callOp1("aten.logical_not.default", {flatMask}), 0.0);
+    const SymValues sourceSizes = c.sizes(2);
+    const Tensor zeros = callOp1("aten.new_zeros.default", {grad, SymValues{product(sourceSizes)}});
+    c.set(2, reshape(callOp1("aten.scatter_add.default", {zeros, 0, index, values}), sourceSizes));
+  });
   registerDerivative("aten.select_scatter.default", [](GradContext& c) {
     const int64_t dim = c.integer(2), index = c.integer(3);
     if (c.needs(0))

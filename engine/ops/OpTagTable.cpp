@@ -261,6 +261,7 @@ constexpr OpTagRow kRows[] = {
     {"aten.scatter.value", tags(Idx), true},
     {"aten.scatter_add.default", tags(Idx), true},
     {"aten.scatter_reduce.two", tags(Idx), true},
+    {"aten.masked_scatter.default", tags(Idx), true},
     {"aten.select_scatter.default", tags(Idx), true},
     {"aten.sort.default", tags(Red), true},
     {"aten.topk.default", tags(Red), true},

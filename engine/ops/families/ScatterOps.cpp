@@ -1,5 +1,5 @@
 // Writing into a copy of self at indexed places: scatter.src, scatter.value, scatter_add,
-// scatter_reduce.two and select_scatter.
+// scatter_reduce.two, select_scatter and masked_scatter.
 //
 // scatter / scatter_add (ATen's scatter_meta_impl): the result is a fresh contiguous tensor of
 // self's sizes and dtype holding self's values, then for every position p of index
@@ -220,9 +220,51 @@ ValueList selectScatterKernel(const ValueList& args) {
   return {out};
 }
 
+// ---- masked_scatter(Tensor self, Tensor mask, Tensor source) -----------------------------------
+
+// expand_outplace(mask, self), then a contiguous clone of self written where the mask holds, in
+// row-major order, from source's elements in row-major order. A mask neither bool nor uint8 is
+// refused (1.13 reads its raw bytes as booleans; later versions refuse it).
+TensorMeta maskedScatterLayout(const ValueList& margs) {
+  const TensorMeta &self = metaArg(margs, 0), &mask = metaArg(margs, 1), &source = metaArg(margs, 2);
+  const SymIntList sizes = broadcastShapes(mask.sizes, self.sizes);
+  FATHOM_CHECK(self.dtype == source.dtype, "masked_scatter: expected self and source to have same dtypes but got",
+               scalarTypeName(self.dtype), " and ", scalarTypeName(source.dtype));
+  FATHOM_CHECK(mask.dtype == DType::Bool || mask.dtype == DType::UInt8, "masked_scatter: expected BoolTensor or ByteTensor for mask");
+  return contiguousOutput(self, sizes);
+}
+
+ValueList maskedScatterKernel(const ValueList& args) {
+  Tensor out = allocateTensor(maskedScatterLayout(metaArgs(args)));
+  copyInto(out, tensorArg(args, 0));
+  const Tensor& source = tensorArg(args, 2);
+  TensorMeta flat = contiguousOutput(source.meta(), source.meta().sizes);
+  Tensor src = allocateTensor(flat);
+  copyInto(src, source);
+  TensorMeta maskMeta = out.meta();
+  maskMeta.dtype = DType::Bool;
+  Tensor mask = allocateTensor(maskMeta);
+  copyInto(mask, tensorArg(args, 1));  // broadcast to out's shape, as bool
+  const bool* m = mask.dataAs<bool>();
+  dispatchDType(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* o = out.dataAs<T>();
+    const T* s = src.dataAs<T>();
+    int64_t next = 0;
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      if (!m[i]) continue;
+      FATHOM_CHECK(next < src.numel(), "Number of elements of source < number of ones in mask");
+      o[i] = s[next++];
+    }
+  });
+  return {out};
+}
+
 }  // namespace
 
 void registerScatterOps(OpRegistry& registry) {
+  (void)registry.add("aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
+                     [](const ValueList& args) { return ValueList{maskedScatterLayout(args)}; }, maskedScatterKernel);
   auto meta = [](const ValueList& args) { return ValueList{scatterLayout(args)}; };
   (void)registry.add("aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", meta,
                      [](const ValueList& args) { return scatterKernel(args, ScatterMode::Assign); });

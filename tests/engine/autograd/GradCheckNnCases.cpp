@@ -46,6 +46,9 @@ std::vector<GradCase> indexingCases() {
        }},
       {"aten.scatter_reduce.two", "amin", {noTies({3, 4}), ints({3, 2}, {0, 2, 1, 1, 3, 0}), noTies({3, 2}, 1)},
        [](const TensorList& x) { return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "amin"})); }},
+      {"aten.masked_scatter.default", "broadcast mask, a larger source",
+       {real({3, 4}), bools({4}, {1, 0, 1, 1}), real({11}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.masked_scatter.default", {x[0], x[1], x[2]})); }},
       {"aten.select_scatter.default", "dim 1", {real({3, 4}), real({3}, -2, 2, 1)},
        [](const TensorList& x) { return one(op1("aten.select_scatter.default", {x[0], x[1], 1, -2})); }},
   };

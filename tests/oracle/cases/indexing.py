@@ -202,6 +202,7 @@ def cases(c):
     scatter(c)
     select_scatter(c)
     scatter_reduce(c)
+    masked_scatter(c)
 
 
 # ---- Core ATen's scatters (issue 24), appended so the inputs above (seeded by creation order)
@@ -287,3 +288,22 @@ def scatter_reduce(c):
     c.op(name, c.t((3, 4)), 1, c.index((3, 4), 4), c.t((3, 4)), "max")  # error: unknown reduction
     c.op(name, c.t((3, 4)), 1, c.index((3, 4), 4), c.t((3, 4), dtype=torch.float64), "sum")  # error: dtypes
     c.op(name, c.t((3, 4)), 1, c.index((0, 4), 4), c.t((3, 4)), "prod", include_self=False)  # empty index
+
+
+def masked_scatter(c):
+    name = "aten.masked_scatter.default"
+    for shape, layout in SELF_LAYOUTS:
+        n = 1
+        for s_ in shape:
+            n *= s_
+        c.op(name, c.t(shape, layout=layout), c.t(shape, dtype=torch.bool), c.t((n,)))
+        c.op(name, c.t(shape), c.t(shape, dtype=torch.bool, layout=layout), c.t((n + 3,)))
+    c.op(name, c.t((3, 4)), c.t((4,), dtype=torch.bool), c.t((2, 6), layout="transposed"))  # mask broadcasts
+    c.op(name, c.t((1, 4)), c.t((3, 1), dtype=torch.bool), c.t((12,)))  # self broadcasts
+    c.op(name, c.t((3, 4)), c.t((3, 4), dtype=torch.uint8, lo=0, hi=2), c.t((12,)))
+    for dtype in (torch.float64, torch.int64, torch.bool, torch.float16):
+        c.op(name, c.t((3, 4), dtype=dtype), c.t((3, 4), dtype=torch.bool), c.t((12,), dtype=dtype))
+    c.op(name, c.t((3, 4)), c.t((3, 4), dtype=torch.bool, values=[1] * 12), c.t((5,)))  # error: source too small
+    c.op(name, c.t((3, 4)), c.t((3, 4), dtype=torch.bool), c.t((12,), dtype=torch.float64))  # error: dtypes
+    # (A float mask: 1.13 reads its raw bytes as booleans; Fathom refuses it, as later versions do.)
+    c.op(name, c.t((3, 4)), c.t((5,), dtype=torch.bool), c.t((12,)))  # error: broadcast
