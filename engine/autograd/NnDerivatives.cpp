@@ -174,6 +174,15 @@ void registerNnDerivatives() {
     c.set(0, callOp1("aten.avg_pool2d_backward.default",
                      {c.grad(), c.tensor(0), c.arg(1), c.arg(2), c.arg(3), c.flag(4), c.flag(5), c.arg(6)}));
   });
+  // avg_pool1d is avg_pool2d over a unit height (1.13's composite): so is its gradient.
+  registerDerivative("aten.avg_pool1d.default", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    const IntList k = c.intList(1), s = c.intList(2).empty() ? k : c.intList(2), p = c.intList(3);
+    const Tensor g = callOp1("aten.avg_pool2d_backward.default",
+                             {unsqueeze(c.grad(), -2), unsqueeze(c.tensor(0), -2), IntList{1, k[0]}, IntList{1, s[0]},
+                              IntList{0, p[0]}, c.flag(4), c.flag(5), None{}});
+    c.set(0, callOp1("aten.squeeze.dim", {g, -2}));
+  });
   registerDerivative("aten.avg_pool2d_backward.default", [](GradContext& c) {
     if (c.needs(0))
       c.set(0, callOp1("aten.avg_pool2d.default",

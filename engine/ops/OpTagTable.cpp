@@ -236,6 +236,8 @@ constexpr OpTagRow kRows[] = {
     {"aten.replication_pad2d_backward.default", tags(Comp), true},
     {"aten.replication_pad3d.default", tags(Comp), true},
     {"aten.replication_pad3d_backward.default", tags(Comp), true},
+    // Core ATen 1-d pooling (item 24): Pooling1dOps.cpp
+    {"aten.avg_pool1d.default", tags(Comp), true},
     // Core ATen upsampling (item 24): UpsampleOps.cpp
     {"aten.upsample_nearest2d.default", tags(Comp), true},
     {"aten.upsample_nearest2d_backward.default", tags(Comp), true},

@@ -10,4 +10,5 @@ void registerPoolingOps(OpRegistry& registry);       // PoolingOps.cpp
 void registerDropoutOps(OpRegistry& registry);       // DropoutOps.cpp
 void registerPaddingOps(OpRegistry& registry);       // PaddingOps.cpp
 void registerUpsampleOps(OpRegistry& registry);      // UpsampleOps.cpp
+void registerPooling1dOps(OpRegistry& registry);     // Pooling1dOps.cpp
 }  // namespace fathom

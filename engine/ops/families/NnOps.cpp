@@ -13,6 +13,7 @@ void registerNnOps(OpRegistry& registry) {
   registerDropoutOps(registry);
   registerPaddingOps(registry);
   registerUpsampleOps(registry);
+  registerPooling1dOps(registry);
 }
 
 }  // namespace fathom

@@ -179,6 +179,9 @@ std::vector<GradCase> nnGradCases() {
                  [](const TensorList& x) { return callOp("aten.native_group_norm.default", {x[0], x[1], x[2], 2, 4, 3, 2, 1e-5}); }});
   all.push_back({"aten.native_group_norm.default", "bias without weight, 4-d", {real({2, 4, 2, 2}), real({4}, -1, 1, 2)},
                  [](const TensorList& x) { return callOp("aten.native_group_norm.default", {x[0], None{}, x[1], 2, 4, 4, 4, 1e-5}); }});
+  all.push_back({"aten.avg_pool1d.default", "stride 2, padding, ceil_mode", {real({2, 3, 7})}, [](const TensorList& x) {
+                   return one(op1("aten.avg_pool1d.default", {x[0], IntList{3}, IntList{2}, IntList{1}, true, false}));
+                 }});
   for (auto part : {indexingCases, paddingCases, upsampleCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;

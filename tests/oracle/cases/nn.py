@@ -333,6 +333,7 @@ def cases(c):
     padding_backward_cases(c)
     upsample_cases(c)
     upsample_backward_cases(c)
+    avg_pool1d_cases(c)
 
 
 # ---- Core ATen's padding (issue 24) -----------------------------------------------------------
@@ -436,3 +437,19 @@ def upsample_backward_cases(c):
         c.op(vec, c.t((2, 3, 4, 6)), None, [2, 3, 3, 4], *extra, [1.5, 1.5])
         c.op(vec, c.t((2, 3, 5, 7)), [5, 7], [2, 3, 3, 4], *extra, None)
         c.op(name, c.t((2, 3, 5, 8)), [5, 7], [2, 3, 3, 4], *extra)  # error: gradient shape
+
+
+def avg_pool1d_cases(c):
+    name = "aten.avg_pool1d.default"
+    for shape, layout in (((2, 3, 8), "contiguous"), ((2, 3, 8), "permuted"), ((2, 3, 8), "transposed"),
+                          ((3, 8), "contiguous"), ((3, 8), "sliced")):
+        c.op(name, c.t(shape, layout=layout), [3])
+        c.op(name, c.t(shape, layout=layout), [3], [2], [1], True, False)
+    c.op(name, c.t((2, 3, 8)), [2], [], [0])
+    c.op(name, c.t((2, 3, 8)), [4], [3], [2], False, True)
+    c.op(name, c.t((2, 3, 8), dtype=torch.float64), [3], [1])
+    c.op(name, c.t((2, 3, 8), dtype=torch.bfloat16), [3], [2])
+    c.op(name, c.t((2, 3, 4, 5)), [2])  # error: 4-d
+    c.op(name, c.t((2, 3, 8)), [2, 2])  # error: two kernel sizes
+    c.op(name, c.t((2, 3, 8)), [3], [2], [2])  # error: pad over half the kernel
+    c.op(name, c.t((2, 3, 8)), [9])  # error: output too small
