@@ -8,6 +8,7 @@
 #include "engine/cache/ShapeTracing.h"
 #include "engine/core/TraceLog.h"
 #include "engine/dump/SkipUnreadableGuards.h"
+#include "engine/symbolic/ExplainSizesText.h"
 #include "engine/symbolic/GuardCheck.h"
 #include "engine/symbolic/GuardExplain.h"
 #include "engine/symbolic/GuardOverlap.h"

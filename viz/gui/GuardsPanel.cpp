@@ -16,6 +16,7 @@
 
 #include "engine/cache/ShapeTracing.h"
 #include "engine/dump/Dump.h"
+#include "engine/symbolic/ExplainSizesText.h"
 #include "engine/symbolic/GuardCheck.h"
 #include "engine/symbolic/GuardExplain.h"
 
