@@ -211,11 +211,6 @@ Result<std::vector<ExampleInput>> graphInputs(const Dump& dump, const std::strin
   return inputs;
 }
 
-Json mismatchJson(const Mismatch& m) {
-  return {{"graph", m.graph}, {"node", m.node}, {"op", m.op}, {"field", m.field}, {"expected", m.expected},
-          {"actual", m.actual}, {"origin", m.origin}, {"source", m.source}, {"module", m.module}};
-}
-
 std::string mismatchLine(const Mismatch& m) {
   std::string line = std::string(m.origin ? "ORIGIN    " : "inherited ") + "%" + m.node + " = " + m.op + "  " + m.field +
                      ": recorded " + m.expected + ", real " + m.actual;
