@@ -206,14 +206,9 @@ Result<std::vector<ExampleInput>> graphInputs(const Dump& dump, const std::strin
     FATHOM_TRY(loaded);
     fromFile = std::move(*loaded);
   }
-  auto inputs = chooseInputs(dump, graphName, fromFile ? &*fromFile : nullptr);
+  auto inputs = chooseInputs(dump.graph(graphName), graphName, dump.inputsFor(graphName), fromFile ? &*fromFile : nullptr);
   if (!inputs.ok()) return inputs.error().within(fromFile ? inputsFile : dumpPath);
   return inputs;
-}
-
-Json mismatchJson(const Mismatch& m) {
-  return {{"graph", m.graph}, {"node", m.node}, {"op", m.op}, {"field", m.field}, {"expected", m.expected},
-          {"actual", m.actual}, {"origin", m.origin}, {"source", m.source}, {"module", m.module}};
 }
 
 std::string mismatchLine(const Mismatch& m) {

@@ -15,6 +15,7 @@
 
 #include "engine/core/Result.h"
 #include "engine/dump/Dump.h"
+#include "engine/dump/MismatchJson.h"
 #include "engine/interp/DebugInterpreter.h"
 
 namespace fathom::cli {
@@ -89,9 +90,8 @@ Result<const NamedGraph*> selectGraph(const Dump& dump, const std::string& name,
 
 // JSON for layouts: sizes/strides as integers (a symbolic one as its expression string).
 Json symIntListJson(const SymIntList& list);
-// A debug-interpreter mismatch as JSON ({graph, node, op, field, expected, actual, origin,
-// source, module}) and as one text line ("ORIGIN    %add = aten.add.Tensor  strides: ...").
-Json mismatchJson(const Mismatch& m);
+// A debug-interpreter mismatch as one text line ("ORIGIN    %add = aten.add.Tensor  strides: ...");
+// as JSON it is mismatchJson (engine/dump/MismatchJson.h).
 std::string mismatchLine(const Mismatch& m);
 Json tensorMetaJson(const TensorMeta& meta);  // {"dtype", "sizes", "strides", "offset"}
 // "[2, 3]"

@@ -108,7 +108,7 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   const Graph* joint = dump.graph(info.joint);
   const Graph* fwd = dump.graph(info.forward);
   const Graph* bwd = dump.graph(info.backward);
-  auto specs = chooseInputs(dump, info.joint, nullptr);
+  auto specs = chooseInputs(dump.graph(info.joint), info.joint, dump.inputsFor(info.joint), nullptr);
   if (!specs.ok()) return reportError(specs.error().within(opts.dump));
   const size_t numPrimals = fwd->placeholders().size();
   if (specs->size() < numPrimals) return reportError(invalidInput("the joint graph has fewer inputs than the forward graph", opts.dump));
