@@ -132,7 +132,7 @@ int resolvePredicate(MinifyCliOptions& o, const Dump& dump, minify::PredicateSpe
   if (o.backend.empty()) o.backend = "eager";
   auto parsed = minify::parsePredicate(o.predicate);
   if (!parsed.ok()) return reportError(parsed.error());
-  if (predicateFromRepro && parsed->kind == "script" && !o.trustRepro) return untrustedScript(o.dump, parsed->arg);
+  if (predicateFromRepro && parsed->kind == minify::PredicateKind::Script && !o.trustRepro) return untrustedScript(o.dump, parsed->arg);
   spec = *parsed;
   return kExitOk;
 }
@@ -187,8 +187,9 @@ int resumeFrom(const MinifyCliOptions& o, const std::string& out, const minify::
 int checkWorkerOptions(const MinifyCliOptions& o, const minify::PredicateSpec& spec, uint64_t* memoryBytes) {
   if (o.jobs < 1 || o.jobs > 256) return usageError("-j must be between 1 and 256");
   if (o.inProcess && o.jobs > 1) return usageError("-j needs worker subprocesses: it cannot go with --in-process");
-  if (o.inProcess && (spec.kind == "crash" || spec.kind == "timeout" || spec.kind == "guard"))
-    return usageError("--predicate " + spec.kind + " needs worker subprocesses: it cannot go with --in-process");
+  if (o.inProcess && minify::predicateKindInfo(spec.kind).needsWorkers)
+    return usageError("--predicate " + std::string(minify::predicateKindName(spec.kind)) +
+                      " needs worker subprocesses: it cannot go with --in-process");
   if (!(o.timeout > 0)) return usageError("--timeout must be a positive number of seconds");
   auto memory = parseBytes(o.memoryLimit);
   if (!memory) return usageError("--memory-limit: expected a byte count like 512M or 8G, got '" + o.memoryLimit + "'");
