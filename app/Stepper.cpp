@@ -9,7 +9,6 @@
 
 #include "app/CliCommon.h"
 #include "engine/graph/GraphPrinter.h"
-#include "engine/interp/ExampleInputs.h"
 #include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom::cli {
