@@ -1,7 +1,7 @@
 // `fathom step DUMP [--graph NAME] [--inputs FILE] [--seed N] [--strict-strides] [--commands FILE]`:
-// a gdb-like stepper over the debug interpreter (the session is app/Stepper.h). It runs one graph
-// node by node on real tensors and, after every node, compares the node's recorded fake value
-// with the real one (see DebugInterpreter.h).
+// a gdb-like stepper over the debug interpreter (the session is engine/interp/DebugSession.h,
+// its command lines app/Stepper.h). It runs one graph node by node on real tensors and, after
+// every node, compares the node's recorded fake value with the real one (see DebugInterpreter.h).
 //
 // Commands come from a terminal (readline, with history), a --commands file or a pipe; the last
 // two are echoed after the prompt so the transcript reads like a session. Bad usage or input

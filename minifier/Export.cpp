@@ -138,8 +138,8 @@ Result<ReproProperty> parseReproProperty(const std::string& text) {
   p.text = text;
   p.kind = spec->kind;
   p.arg = spec->arg;
-  if (p.kind == "timeout") p.seconds = *positiveNumber(p.arg);
-  if (p.kind == "accuracy" && !p.arg.empty()) p.tolerance = *positiveNumber(p.arg);
+  if (p.kind == PredicateKind::Timeout) p.seconds = *positiveNumber(p.arg);
+  if (p.kind == PredicateKind::Accuracy && !p.arg.empty()) p.tolerance = *positiveNumber(p.arg);
   return p;
 }
 
