@@ -151,7 +151,7 @@ void Stepper::printStep(const StepResult& step, bool echo) const {
 void Stepper::printFinished() const {
   size_t origins = 0;
   for (const auto& m : interp().mismatches()) origins += m.origin ? 1 : 0;
-  std::cout << "graph '" << session_.graph().name << "' finished: " << graph().size() << " nodes run, "
+  std::cout << "graph '" << session_.graphName() << "' finished: " << graph().size() << " nodes run, "
             << interp().checkedNodes() << " checked, " << interp().mismatches().size() << " mismatch"
             << (interp().mismatches().size() == 1 ? "" : "es") << " (" << origins << " origin)\n";
 }
@@ -228,7 +228,7 @@ void Stepper::print(const Args& args) {
   }
   auto ref = session_.findNode(args[0]);
   if (!ref) {
-    std::cout << "print: no node '" << args[0] << "' in graph '" << session_.graph().name << "' ('list' shows the nodes)\n";
+    std::cout << "print: no node '" << args[0] << "' in graph '" << session_.graphName() << "' ('list' shows the nodes)\n";
     return;
   }
   const size_t index = static_cast<size_t>(ref->index);

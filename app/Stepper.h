@@ -18,7 +18,7 @@ class Stepper {
  public:
   Stepper(const NamedGraph& graph, const sym::ShapeEnv* env, std::vector<ExampleInput> inputs,
           std::optional<uint64_t> seed, CheckOptions check)
-      : session_(graph, env, std::move(inputs), seed, std::move(check)) {}
+      : session_(graph.graph, graph.name, env, std::move(inputs), seed, std::move(check)) {}
 
   // A new run on freshly drawn inputs; breakpoints are kept.
   Status restart() { return session_.restart(); }
@@ -50,7 +50,7 @@ class Stepper {
   // "[7] %addmm = aten.addmm.default(...)"; `aligned` pads the index to the widest one's width.
   std::string nodeLine(size_t index, bool aligned = false) const;
   std::string offsetText(const SymInt& offset) const;
-  const Graph& graph() const { return session_.graph().graph; }
+  const Graph& graph() const { return session_.graph(); }
   const DebugInterpreter& interp() const { return session_.interpreter(); }
 
   DebugSession session_;

@@ -4,9 +4,14 @@
 
 namespace fathom {
 
-DebugSession::DebugSession(const NamedGraph& graph, const sym::ShapeEnv* env, std::vector<ExampleInput> inputs,
-                           std::optional<uint64_t> seed, CheckOptions check)
-    : graph_(graph), env_(env), inputs_(std::move(inputs)), seed_(seed), check_(std::move(check)) {}
+DebugSession::DebugSession(const Graph& graph, std::string graphName, const sym::ShapeEnv* env,
+                           std::vector<ExampleInput> inputs, std::optional<uint64_t> seed, CheckOptions check)
+    : graph_(graph),
+      graphName_(std::move(graphName)),
+      env_(env),
+      inputs_(std::move(inputs)),
+      seed_(seed),
+      check_(std::move(check)) {}
 
 DebugSession::~DebugSession() = default;
 
@@ -16,7 +21,7 @@ Status DebugSession::restart() {
     failed_ = true;
     return std::move(tensors.error());
   }
-  interp_ = std::make_unique<DebugInterpreter>(graph_.graph, check_);
+  interp_ = std::make_unique<DebugInterpreter>(graph_, check_);
   auto started = interp_->start(std::move(*tensors));
   failed_ = !started.ok();
   return started;
@@ -79,17 +84,17 @@ Result<RunResult> DebugSession::runToBreak() {
 
 std::optional<NodeRef> DebugSession::findNode(std::string_view name) const {
   if (!name.empty() && name[0] == '%') name.remove_prefix(1);
-  return graph_.graph.find(name);
+  return graph_.find(name);
 }
 
 Result<AddedBreakpoint> DebugSession::addBreakpoint(std::string_view target) {
   Breakpoint b;
   if (auto ref = findNode(target)) {
-    b.node = graph_.graph.node(*ref).name;
+    b.node = graph_.node(*ref).name;
   } else {
     size_t uses = 0;
-    for (const auto& n : graph_.graph.nodes()) uses += n.target == target ? 1 : 0;
-    if (uses == 0) return invalidInput("no node or op '" + std::string(target) + "' in graph '" + graph_.name + "'");
+    for (const auto& n : graph_.nodes()) uses += n.target == target ? 1 : 0;
+    if (uses == 0) return invalidInput("no node or op '" + std::string(target) + "' in graph '" + graphName_ + "'");
     b.op = std::string(target);
   }
   for (const auto& other : breakpoints_)
@@ -109,7 +114,7 @@ bool DebugSession::removeBreakpoint(int id) {
 }
 
 const Breakpoint* DebugSession::breakpointAt(size_t index) const {
-  const Node& node = graph_.graph.nodes()[index];
+  const Node& node = graph_.nodes()[index];
   for (const auto& b : breakpoints_)
     if (b.node == node.name || (!b.op.empty() && b.op == node.target)) return &b;
   return nullptr;

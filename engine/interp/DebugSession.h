@@ -23,7 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/dump/Dump.h"
+#include "engine/graph/ExampleInput.h"
+#include "engine/graph/Graph.h"
 #include "engine/interp/DebugInterpreter.h"
 
 namespace fathom {
@@ -78,8 +79,8 @@ enum class SessionState {
 
 class DebugSession {
  public:
-  // `env` is null for a static trace. `seed` overrides the inputs' seeds (materializeInputs).
-  DebugSession(const NamedGraph& graph, const sym::ShapeEnv* env, std::vector<ExampleInput> inputs,
+  // `graph` must outlive the session; `graphName` names it in errors. `env` is null for a static trace. `seed` overrides the inputs' seeds (materializeInputs).
+  DebugSession(const Graph& graph, std::string graphName, const sym::ShapeEnv* env, std::vector<ExampleInput> inputs,
                std::optional<uint64_t> seed, CheckOptions check);
   ~DebugSession();
   DebugSession(const DebugSession&) = delete;
@@ -117,7 +118,8 @@ class DebugSession {
   size_t cursor() const { return interp_->cursor(); }
   bool done() const { return interp_->done(); }
   const DebugInterpreter& interpreter() const { return *interp_; }
-  const NamedGraph& graph() const { return graph_; }
+  const Graph& graph() const { return graph_; }
+  const std::string& graphName() const { return graphName_; }
   const sym::ShapeEnv* shapeEnv() const { return env_; }
   size_t inputCount() const { return inputs_.size(); }
 
@@ -129,7 +131,8 @@ class DebugSession {
  private:
   Status checkReady() const;
 
-  const NamedGraph& graph_;
+  const Graph& graph_;
+  std::string graphName_;
   const sym::ShapeEnv* env_;
   std::vector<ExampleInput> inputs_;
   std::optional<uint64_t> seed_;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/Error.h"
+#include "engine/dump/Dump.h"
 #include "engine/graph/GraphBuilder.h"
 #include "engine/interp/DebugSession.h"
 #include "engine/ops/OpOverride.h"
@@ -53,7 +54,7 @@ std::vector<double> runToEnd(DebugSession& s) {
 struct DebugSessionTest : ::testing::Test {
   void SetUp() override { ASSERT_TRUE(session.restart().ok()); }
   NamedGraph graph = smallGraph();
-  DebugSession session{graph, nullptr, seededInputs(graph.graph), std::nullopt, keepAll()};
+  DebugSession session{graph.graph, graph.name, nullptr, seededInputs(graph.graph), std::nullopt, keepAll()};
 };
 
 // A node breakpoint stops the run before that node, and only there.
@@ -117,7 +118,7 @@ TEST_F(DebugSessionTest, RestartKeepsBreakpointsAndRedrawsTheInputs) {
   auto g = b.finish();
   ASSERT_TRUE(g.ok()) << g.error().str();
   NamedGraph graph{"inplace", std::move(*g)};
-  DebugSession session(graph, nullptr, seededInputs(graph.graph), std::nullopt, keepAll());
+  DebugSession session(graph.graph, graph.name, nullptr, seededInputs(graph.graph), std::nullopt, keepAll());
   ASSERT_TRUE(session.restart().ok());
   ASSERT_TRUE(session.addBreakpoint("aten.mul.Tensor").ok());
   const std::vector<double> first = runToEnd(session);
@@ -157,7 +158,7 @@ TEST_F(DebugSessionTest, AFailingNodeStopsTheSessionUntilRestart) {
 TEST_F(DebugSessionTest, RunToBreakStopsAfterAMismatch) {
   NamedGraph graph = smallGraph();
   graph.graph.mutableNodes()[2].val.as<TensorMeta>().strides = {1, 2};
-  DebugSession session(graph, nullptr, seededInputs(graph.graph), std::nullopt, keepAll());
+  DebugSession session(graph.graph, graph.name, nullptr, seededInputs(graph.graph), std::nullopt, keepAll());
   ASSERT_TRUE(session.restart().ok());
   auto run = session.runToBreak();
   ASSERT_TRUE(run.ok());
