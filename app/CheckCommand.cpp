@@ -193,7 +193,7 @@ Command addCheckCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "check", "Run graphs under the debug interpreter: every node's recorded meta against the real result");
   addDumpArgument(app, &o->dump, &o->load);
-  app->add_option("--graph", o->graph, "Check this graph only (default: the first; an AOT dump's whole training step)");
+  addGraphOption(app, &o->graph, "Check this graph only (default: the first; an AOT dump's whole training step)");
   app->add_flag("--all", o->all, "Check every graph of the dump");
   addInputsOption(app, &o->inputsFile);
   app->add_option("--sizes", o->sizes, "Bind the dump's symbols to these sizes, e.g. s0=8,s1=64 (inputs are resized; symbols not named keep their traced sizes)");

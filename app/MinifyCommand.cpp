@@ -324,7 +324,7 @@ Command addMinifyCommand(CLI::App& parent) {
                   std::string("What failing means (default: the repro's): ") + minify::predicateKinds() +
                       ". Without an argument, exception, crash and mismatch keep the original's message, signal and op");
   app->add_option("--backend", o->backend, "What runs each candidate (default: the repro's, else eager): " + minify::backendNames());
-  app->add_option("--graph", o->graph, "Which graph (default: the repro's, else the first)");
+  addGraphOption(app, &o->graph, "Which graph (default: the repro's, else the first)");
   app->add_option("-j,--jobs", o->jobs, "Candidates tested at once, in worker subprocesses (speculatively; the result is 1-minimal either way)");
   app->add_option("--timeout", o->timeout, "Seconds a candidate may run before its worker is killed (default 60; timeout:S sets S)");
   app->add_option("--memory-limit", o->memoryLimit, "Address space a worker may add, like 512M or 8G (default 4G; not enforced in a sanitizer build)");

@@ -312,8 +312,8 @@ Command addRunCommand(CLI::App& parent) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* app = parent.add_subcommand("run", "Run a graph on real tensors; print each output's layout and checksum");
   addDumpArgument(app, &opts->dump, &opts->load);
-  app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
-  app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
+  addGraphOption(app, &opts->graph);
+  addSeedOption(app, &opts->seed);
   addInputsOption(app, &opts->inputsFile);
   addMemoryLimitOption(app, &opts->memoryLimit);
   app->add_option("--backend", opts->backend, "eager (interpret one graph) or aot_eager (a partitioned dump's forward + backward, "
