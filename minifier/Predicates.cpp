@@ -16,10 +16,10 @@
 
 #include "engine/aot/AotCompile.h"
 #include "engine/graph/GraphGuards.h"
+#include "engine/interp/AccuracyRule.h"
 #include "engine/interp/DebugInterpreter.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/ValueDiff.h"
-#include "engine/ops/cpu/Copy.h"
 #include "engine/symbolic/GuardSet.h"
 #include "minifier/Export.h"
 
@@ -89,30 +89,6 @@ bool allFinite(const Tensor& t) {
   return true;
 }
 
-// A float tensor's values as float64 (the reference run's inputs); others unchanged.
-Result<Value> toFloat64(const Value& v) {
-  const auto* t = v.tryAs<Tensor>();
-  if (!t || !isFloating(t->dtype())) return v;
-  TensorMeta wide = t->meta();
-  wide.dtype = DType::Float64;
-  wide.strides = contiguousStrides(wide.sizes);
-  wide.storageOffset = 0;
-  try {
-    return Value(convertedTo(*t, wide));
-  } catch (const OpError& e) {  // allocation refused
-    return invalidInput(e.what());
-  }
-}
-
-double rmse(const Tensor& a, const Tensor& b) {
-  double sum = 0;
-  for (int64_t i = 0; i < a.numel(); ++i) {
-    const double d = a.atLinear(i) - b.atLinear(i);
-    sum += d * d;
-  }
-  return a.numel() ? std::sqrt(sum / static_cast<double>(a.numel())) : 0.0;
-}
-
 // Outputs with nested lists (a multi-output op returned whole) flattened.
 Result<ValueList> flat(Result<ValueList> r) {
   if (!r.ok()) return r;
@@ -128,19 +104,16 @@ Result<ValueList> flat(Result<ValueList> r) {
 Verdict accuracy(const Backend& backend, const Candidate& c, double tol, bool allowNonFinite) {
   auto inputs = materializeInputs(c.inputs);
   if (!inputs.ok()) return {false, "its inputs cannot be built: " + inputs.error().str()};
-  ValueList wide;
-  for (const auto& v : *inputs) {
+  for (const auto& v : *inputs)
     if (const auto* t = v.tryAs<Tensor>(); t && isFloating(t->dtype()) && !allowNonFinite && !allFinite(*t))
       return {false, "an input holds NaN or Inf (not taken without allowing it)"};
-    auto w = toFloat64(v);
-    if (!w.ok()) return {false, w.error().str()};
-    wide.push_back(std::move(*w));
-  }
+  auto wide = widenedToFloat64(*inputs);
+  if (!wide.ok()) return {false, wide.error().str()};
   auto got = flat(backend.run(c.graph, *inputs));
   if (!got.ok()) return {false, kRaised + got.error().str()};
   auto eager = flat(findBackend("eager")->run(c.graph, *inputs));
   if (!eager.ok()) return {false, "the eager reference raised: " + eager.error().str()};
-  auto ref = flat(findBackend("eager")->run(c.graph, wide));
+  auto ref = flat(findBackend("eager")->run(c.graph, *wide));
   for (size_t i = 0; i < got->size() && i < eager->size(); ++i) {
     const auto* g = (*got)[i].tryAs<Tensor>();
     const auto* e = (*eager)[i].tryAs<Tensor>();
