@@ -14,6 +14,7 @@ void registerNnDerivatives();
 void registerReductionDerivatives();
 void registerIndexingDerivatives();
 void registerBackwardDerivatives();
+void registerActivationDerivatives();  // ActivationDerivatives.cpp: hardswish, hardsigmoid, silu
 
 // The gradient of a broadcast operand: `grad` summed over the dimensions broadcasting added or
 // expanded, then viewed as `sizes` (at::sum_to). Returns `grad` itself when the sizes match.

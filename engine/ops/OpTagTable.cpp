@@ -83,6 +83,13 @@ constexpr OpTagRow kRows[] = {
     {"aten.masked_fill.Scalar", Pw | Rec | HasInpl, true},
     {"aten.tril.default", Pw | Rec | HasInpl, true},
     {"aten.triu.default", Pw | Rec | HasInpl, true},
+    // SwishOps.cpp: the gated activations of MobileNetV3 and EfficientNet
+    {"aten.hardswish.default", Pw | Rec | HasInpl, true},
+    {"aten.hardsigmoid.default", Pw | Rec | HasInpl, true},
+    {"aten.silu.default", Pw | Rec | HasInpl, true},
+    {"aten.hardswish_backward.default", tags(Pw), true},
+    {"aten.hardsigmoid_backward.default", tags(Pw), true},
+    {"aten.silu_backward.default", tags(Pw), true},
     // ReductionOps.cpp, MaxReductionOps.cpp, ScanOps.cpp
     {"aten.sum.default", tags(Red), true},
     {"aten.sum.dim_IntList", tags(Red), true},

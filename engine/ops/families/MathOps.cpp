@@ -244,6 +244,7 @@ void registerMathOps(OpRegistry& registry) {
   registerActivationOps(registry);
   registerComparisonOps(registry);
   registerFillOps(registry);
+  registerSwishOps(registry);
 }
 
 }  // namespace fathom
