@@ -164,6 +164,9 @@ constexpr OpTagRow kRows[] = {
     {"aten.avg_pool2d_backward.default", tags(Comp), true},
     {"aten.max_pool2d_with_indices.default", tags(Comp), true},
     {"aten.max_pool2d_with_indices_backward.default", tags(Comp), true},
+    // AdaptivePoolingOps.cpp: adaptive average pooling (VGG, AlexNet)
+    {"aten._adaptive_avg_pool2d.default", tags(Comp), true},
+    {"aten._adaptive_avg_pool2d_backward.default", tags(Comp), true},
     {"aten.nll_loss_forward.default", tags(Comp), true},
     {"aten.nll_loss_backward.default", tags(Comp), true},
     {"aten.native_dropout.default", Comp | Rand, true},

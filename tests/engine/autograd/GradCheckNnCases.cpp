@@ -8,6 +8,7 @@ namespace fathom::testing {
 
 using namespace frontend;
 
+// Long: a table, one case per entry.
 std::vector<GradCase> nnGradCases() {
   const IntList k2{2, 2}, one1{1, 1}, zero2{0, 0};
   return {
@@ -81,6 +82,14 @@ std::vector<GradCase> nnGradCases() {
        [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 1, x[1]})); }},
       {"aten.index_select.default", "dim 0, 0-d index", {real({3, 4}), ints({}, {2})},
        [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 0, x[1]})); }},
+      {"aten._adaptive_avg_pool2d.default", "overlapping windows", {real({2, 2, 5, 7})},
+       [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool2d.default", {x[0], IntList{3, 4}})); }},
+      {"aten._adaptive_avg_pool2d.default", "3-d, upsampling, transposed input", {real({2, 3, 4})},
+       [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool2d.default", {transpose(x[0], 1, 2), IntList{5, 3}})); }},
+      {"aten._adaptive_avg_pool2d_backward.default", "grad_output and self", {real({2, 2, 3, 4}), real({2, 2, 5, 7})},
+       [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool2d_backward.default", {x[0], x[1]})); }},
+      {"aten.max_pool2d_with_indices.default", "stride [] (the kernel size)", {noTies({1, 2, 6, 6})},
+       [](const TensorList& x) { return callOp("aten.max_pool2d_with_indices.default", {x[0], IntList{3, 2}, IntList{}}); }},
   };
 }
 
