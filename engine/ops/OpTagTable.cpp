@@ -178,6 +178,17 @@ constexpr OpTagRow kRows[] = {
     {"aten.index_select.default", tags(Idx), true},
     {"aten.slice_backward.default", tags(Idx), true},
     {"aten.select_backward.default", tags(Idx), true},
+    // AdvancedIndexingOps.cpp, FunctionalizedOps.cpp, PadRollOps.cpp: Swin's and ConvNeXt's
+    // indexing, the functional forms of mutations, padding and rolling
+    {"aten.index.Tensor", tags(Idx), true},
+    {"aten.index_put.default", Idx | HasInpl, true},
+    {"aten.zero.default", Fac | Rec, true},
+    {"aten.fill.Tensor", Pw | Rec | HasInpl, true},
+    {"aten.lift_fresh_copy.default", Pw | Rec, true},
+    {"aten.slice_scatter.default", tags(Idx), true},
+    {"aten.as_strided_scatter.default", tags(Idx), true},
+    {"aten.constant_pad_nd.default", tags(Shape), true},
+    {"aten.roll.default", tags(Shape), true},
     // InplaceOps.cpp (the X_ forms of every HasInplace op are tagged Inplace as they register)
     {"aten.copy_.default", tags(Inpl), true},
     {"aten.fill_.Scalar", tags(Inpl), true},
