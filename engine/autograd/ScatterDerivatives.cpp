@@ -6,6 +6,7 @@
 //   as_strided_scatter self: grad with zeros in the view;   src: grad.contiguous().as_strided(...)
 //                      (PyTorch differentiates a contiguous self only: the positions are the copy's)
 //   zero, fill.Tensor  self: zeros;  fill.Tensor's value: grad.sum()
+//   masked_fill.Tensor self: grad with zeros where the mask holds;  value: the sum of grad there
 //   lift_fresh_copy    self: grad
 //   constant_pad_nd    self: grad padded by the negated pad (a narrow)
 //   roll               self: grad rolled back by the negated shifts
@@ -55,6 +56,11 @@ void functionalizedDerivatives() {
   registerDerivative("aten.fill.Tensor", [](GradContext& c) {
     if (c.needs(0)) c.set(0, zerosLike(c.grad()));
     if (c.needs(1)) c.set(1, castLike(sum(c.grad(), {}), c.tensor(1)));
+  });
+  registerDerivative("aten.masked_fill.Tensor", [](GradContext& c) {
+    Tensor kept = maskedFill(c.grad(), c.tensor(1), 0.0);
+    if (c.needs(0)) c.set(0, kept);
+    if (c.needs(2)) c.set(2, castLike(sum(sub(c.grad(), kept), {}), c.tensor(2)));
   });
   registerDerivative("aten.lift_fresh_copy.default", [](GradContext& c) { c.set(0, c.grad()); });
   registerDerivative("aten.constant_pad_nd.default", [](GradContext& c) {

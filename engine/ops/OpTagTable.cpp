@@ -81,6 +81,7 @@ constexpr OpTagRow kRows[] = {
     {"aten.where.self", Pw | Rec, true},
     {"aten.fill.Scalar", Pw | Rec, true},
     {"aten.masked_fill.Scalar", Pw | Rec | HasInpl, true},
+    {"aten.masked_fill.Tensor", Pw | Rec | HasInpl, true},  // FillOps.cpp too (issue 24)
     {"aten.tril.default", Pw | Rec | HasInpl, true},
     {"aten.triu.default", Pw | Rec | HasInpl, true},
     // SwishOps.cpp: the gated activations of MobileNetV3 and EfficientNet

@@ -18,7 +18,6 @@
 #include "engine/ops/layout/ViewGeometry.h"
 #include "engine/ops/OpArgs.h"
 #include "engine/ops/OpRegistry.h"
-#include "engine/tensor/DTypeDispatch.h"
 
 namespace fathom {
 namespace {
@@ -30,18 +29,6 @@ Tensor copyOf(const Tensor& self) {
   Tensor out = allocateTensor(copyLayout(self.meta()));
   copyInto(out, self);
   return out;
-}
-
-// The value of a 0-dim tensor as a Python number of its kind (Tensor.item()).
-ScalarArg itemOf(const Tensor& t) {
-  ScalarArg s;
-  s.dtype = isFloating(t.dtype()) ? DType::Float64 : t.dtype() == DType::Bool ? DType::Bool : DType::Int64;
-  s.real = t.atLinear(0);
-  dispatchDType(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_integral_v<T>) s.integer = static_cast<int64_t>(*t.dataAs<T>());
-  });
-  return s;
 }
 
 TensorMeta fillTensorLayout(const ValueList& margs) {

@@ -1,5 +1,5 @@
-// Gradient-check cases for advanced indexing, the functionalized scatters and fills, padding
-// and rolling (ScatterDerivatives.cpp): repeated indices must add up, and every differentiable
+// Gradient-check cases for advanced indexing, the functionalized scatters and fills, masked_fill,
+// padding and rolling (ScatterDerivatives.cpp): repeated indices must add up, and every differentiable
 // input (self, values, src, the fill value) is checked.
 #include "tests/engine/autograd/GradCheck.h"
 
@@ -27,6 +27,10 @@ std::vector<GradCase> scatterGradCases() {
       {"aten.zero.default", "", {real({3, 4})}, [](const TensorList& x) { return one(op1("aten.zero.default", {x[0]})); }},
       {"aten.fill.Tensor", "self and value", {real({3, 4}), real({}, -1, 1, 1)},
        [](const TensorList& x) { return one(op1("aten.fill.Tensor", {x[0], x[1]})); }},
+      {"aten.masked_fill.Tensor", "self and value, broadcast bool mask", {real({3, 4}), bools({4}, {1, 0, 0, 1}), real({}, -1, 1, 1)},
+       [](const TensorList& x) { return one(op1("aten.masked_fill.Tensor", {x[0], x[1], x[2]})); }},
+      {"aten.masked_fill.Scalar", "int64 0/1 mask", {real({3, 4}), ints({3, 4}, {0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1})},
+       [](const TensorList& x) { return one(op1("aten.masked_fill.Scalar", {x[0], x[1], 2.5})); }},
       {"aten.lift_fresh_copy.default", "", {real({3, 4})},
        [](const TensorList& x) { return one(op1("aten.lift_fresh_copy.default", {x[0]})); }},
       {"aten.constant_pad_nd.default", "padding and narrowing", {real({2, 3, 4})},
