@@ -91,6 +91,9 @@ constexpr OpTagRow kRows[] = {
     {"aten.hardswish_backward.default", tags(Pw), true},
     {"aten.hardsigmoid_backward.default", tags(Pw), true},
     {"aten.silu_backward.default", tags(Pw), true},
+    // DivisionOps.cpp: div with a rounding mode
+    {"aten.div.Tensor_mode", Pw | Rec | HasInpl, true},
+    {"aten.div.Scalar_mode", Pw | Rec | HasInpl, true},
     // ReductionOps.cpp, MaxReductionOps.cpp, ScanOps.cpp
     {"aten.sum.default", tags(Red), true},
     {"aten.sum.dim_IntList", tags(Red), true},

@@ -245,6 +245,7 @@ void registerMathOps(OpRegistry& registry) {
   registerComparisonOps(registry);
   registerFillOps(registry);
   registerSwishOps(registry);
+  registerDivisionOps(registry);
 }
 
 }  // namespace fathom
