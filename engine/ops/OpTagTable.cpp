@@ -81,19 +81,8 @@ constexpr OpTagRow kRows[] = {
     {"aten.where.self", Pw | Rec, true},
     {"aten.fill.Scalar", Pw | Rec, true},
     {"aten.masked_fill.Scalar", Pw | Rec | HasInpl, true},
-    {"aten.masked_fill.Tensor", Pw | Rec | HasInpl, true},  // FillOps.cpp too (issue 24)
     {"aten.tril.default", Pw | Rec | HasInpl, true},
     {"aten.triu.default", Pw | Rec | HasInpl, true},
-    // SwishOps.cpp: the gated activations of MobileNetV3 and EfficientNet
-    {"aten.hardswish.default", Pw | Rec | HasInpl, true},
-    {"aten.hardsigmoid.default", Pw | Rec | HasInpl, true},
-    {"aten.silu.default", Pw | Rec | HasInpl, true},
-    {"aten.hardswish_backward.default", tags(Pw), true},
-    {"aten.hardsigmoid_backward.default", tags(Pw), true},
-    {"aten.silu_backward.default", tags(Pw), true},
-    // DivisionOps.cpp: div with a rounding mode
-    {"aten.div.Tensor_mode", Pw | Rec | HasInpl, true},
-    {"aten.div.Scalar_mode", Pw | Rec | HasInpl, true},
     // ReductionOps.cpp, MaxReductionOps.cpp, ScanOps.cpp
     {"aten.sum.default", tags(Red), true},
     {"aten.sum.dim_IntList", tags(Red), true},
@@ -168,9 +157,6 @@ constexpr OpTagRow kRows[] = {
     {"aten.avg_pool2d_backward.default", tags(Comp), true},
     {"aten.max_pool2d_with_indices.default", tags(Comp), true},
     {"aten.max_pool2d_with_indices_backward.default", tags(Comp), true},
-    // AdaptivePoolingOps.cpp: adaptive average pooling (VGG, AlexNet)
-    {"aten._adaptive_avg_pool2d.default", tags(Comp), true},
-    {"aten._adaptive_avg_pool2d_backward.default", tags(Comp), true},
     {"aten.nll_loss_forward.default", tags(Comp), true},
     {"aten.nll_loss_backward.default", tags(Comp), true},
     {"aten.native_dropout.default", Comp | Rand, true},
@@ -182,6 +168,21 @@ constexpr OpTagRow kRows[] = {
     {"aten.index_select.default", tags(Idx), true},
     {"aten.slice_backward.default", tags(Idx), true},
     {"aten.select_backward.default", tags(Idx), true},
+    // Issue 24, the ops torchvision's models brought in (one block, for merging):
+    // SwishOps.cpp: the gated activations of MobileNetV3 and EfficientNet
+    {"aten.hardswish.default", Pw | Rec | HasInpl, true},
+    {"aten.hardsigmoid.default", Pw | Rec | HasInpl, true},
+    {"aten.silu.default", Pw | Rec | HasInpl, true},
+    {"aten.hardswish_backward.default", tags(Pw), true},
+    {"aten.hardsigmoid_backward.default", tags(Pw), true},
+    {"aten.silu_backward.default", tags(Pw), true},
+    // DivisionOps.cpp: div with a rounding mode; FillOps.cpp: masked_fill with a tensor value
+    {"aten.div.Tensor_mode", Pw | Rec | HasInpl, true},
+    {"aten.div.Scalar_mode", Pw | Rec | HasInpl, true},
+    {"aten.masked_fill.Tensor", Pw | Rec | HasInpl, true},
+    // AdaptivePoolingOps.cpp: adaptive average pooling (VGG, AlexNet)
+    {"aten._adaptive_avg_pool2d.default", tags(Comp), true},
+    {"aten._adaptive_avg_pool2d_backward.default", tags(Comp), true},
     // AdvancedIndexingOps.cpp, FunctionalizedOps.cpp, PadRollOps.cpp: Swin's and ConvNeXt's
     // indexing, the functional forms of mutations, padding and rolling
     {"aten.index.Tensor", tags(Idx), true},
