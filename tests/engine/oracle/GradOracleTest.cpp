@@ -39,8 +39,6 @@ std::string knownPyTorchDeviation(const json& c) {
   // embedding_dense_double_backward ignores scale_grad_by_freq, though the backward scaled the rows.
   if (c.at("op") == "aten.embedding_dense_backward.default" && c.at("args").size() > 4 && c["args"][4] == true)
     return "scale_grad_by_freq";
-  // as_strided_scatter_backward leaves self's gradient partly uninitialized (values like 4.9e-39).
-  if (c.at("op") == "aten.as_strided_scatter.default") return "uninitialized self gradient";
   // PyTorch 1.13 has no derivative at all (silu_backward, hardsigmoid_backward): nothing to
   // compare, Fathom's formula is checked against finite differences only (GradCheckTest).
   bool any = false;
