@@ -160,9 +160,8 @@ int runCheck(const CheckCliOptions& o) {
     auto all = inputsOf(info.joint, true);
     if (!all.ok()) return reportError(all.error());
     if (all->size() < numPrimals) return reportError(invalidInput("the joint graph has fewer inputs than the forward graph", o.dump));
-    const ValueList primals(all->begin(), all->begin() + static_cast<std::ptrdiff_t>(numPrimals));
-    const ValueList tangents(all->begin() + static_cast<std::ptrdiff_t>(numPrimals), all->end());
-    auto step = aot::checkTrainingStep(*dump, primals, tangents, co);
+    const aot::StepInputs in = aot::splitJointInputs(*dump, *all);
+    auto step = aot::checkTrainingStep(*dump, in.primals, in.tangents, co);
     if (!step.ok()) return reportError(step.error().within(o.dump));
     checks = std::move(*step);
   } else {

@@ -103,6 +103,17 @@ void registerNnDerivatives() {
                        {c.grad(), c.arg(2), c.arg(3), c.arg(4), c.flag(5), c.flag(6), c.arg(7)}));
     if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
   });
+  // _adaptive_avg_pool2d_backward is linear in grad_output (its own gradient there is the forward
+  // op on the incoming gradient, pooled to grad_output's size) and does not depend on self's values.
+  registerDerivative("aten._adaptive_avg_pool2d.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, callOp1("aten._adaptive_avg_pool2d_backward.default", {c.grad(), c.tensor(0)}));
+  });
+  registerDerivative("aten._adaptive_avg_pool2d_backward.default", [](GradContext& c) {
+    const SymValues sizes = c.tensor(0).sizes();
+    if (c.needs(0))
+      c.set(0, callOp1("aten._adaptive_avg_pool2d.default", {c.grad(), SymValues{sizes[sizes.size() - 2], sizes.back()}}));
+    if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
+  });
   registerDerivative("aten.embedding.default", [](GradContext& c) {
     if (!c.needs(0)) return;
     c.set(0, callOp1("aten.embedding_dense_backward.default",

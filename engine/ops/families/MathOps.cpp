@@ -244,6 +244,8 @@ void registerMathOps(OpRegistry& registry) {
   registerActivationOps(registry);
   registerComparisonOps(registry);
   registerFillOps(registry);
+  registerSwishOps(registry);
+  registerDivisionOps(registry);
 }
 
 }  // namespace fathom
