@@ -103,6 +103,9 @@ void registerBackwardDerivatives() {
   registerDerivative("aten.select_backward.default", [](GradContext& c) {
     if (c.needs(0)) c.set(0, callOp1("aten.select.int", {c.grad(), c.integer(2), c.symInt(3)}));
   });
+  registerDerivative("aten.diagonal_backward.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, callOp1("aten.diagonal.default", {c.grad(), c.integer(2), c.integer(3), c.integer(4)}));
+  });
 }
 
 }  // namespace fathom::autograd

@@ -6,6 +6,7 @@ namespace fathom::autograd {
 
 void registerBuiltinDerivatives() {
   registerPointwiseDerivatives();
+  registerMathDerivatives();
   registerShapeDerivatives();
   registerMatmulDerivatives();
   registerNnDerivatives();
@@ -22,10 +23,11 @@ void registerBuiltinDerivatives() {
                          "aten.new_empty.default", "aten.new_full.default", "aten.empty_strided.default",
                          "aten.empty.memory_format", "aten.full.default", "aten.zeros.default", "aten.ones.default",
                          "aten.arange.default", "aten.arange.start", "aten.arange.start_step",
-                         "aten.argmax.default", "aten.logical_not.default", "aten.sym_size.default",
+                         "aten.argmax.default", "aten.argmin.default", "aten.any.default", "aten.any.dim", "aten.logical_not.default", "aten.sym_size.default",
                          "aten.eq.Tensor", "aten.eq.Scalar", "aten.ne.Tensor", "aten.ne.Scalar", "aten.lt.Tensor",
                          "aten.lt.Scalar", "aten.le.Tensor", "aten.le.Scalar", "aten.gt.Tensor", "aten.gt.Scalar",
-                         "aten.ge.Tensor", "aten.ge.Scalar", "aten.detach.default", "aten.bernoulli_.float"})
+                         "aten.ge.Tensor", "aten.ge.Scalar", "aten.detach.default", "aten.bernoulli_.float", "aten.scalar_tensor.default", "aten.rand.default", "aten.randn.default", "aten.randperm.default",
+                         "aten.rand_like.default", "aten.randn_like.default"})
     registerNonDifferentiable(op);
 }
 

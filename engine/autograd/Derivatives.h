@@ -8,6 +8,7 @@ namespace fathom::autograd {
 
 void registerBuiltinDerivatives();
 void registerPointwiseDerivatives();
+void registerMathDerivatives();
 void registerShapeDerivatives();
 void registerMatmulDerivatives();
 void registerNnDerivatives();

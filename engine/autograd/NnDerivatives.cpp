@@ -62,8 +62,85 @@ void batchNormDerivative(GradContext& c) {
   setFused(c, g, {0, 1, 2});
 }
 
+// reflection / replication padding through their backward ops; the backward ops' own gradient
+// is the forward pad of the incoming gradient (self's values do not matter).
+void registerPaddingDerivatives() {
+  static const std::vector<std::string> kPads = {"reflection_pad1d", "reflection_pad2d", "reflection_pad3d",
+                                                 "replication_pad1d", "replication_pad2d", "replication_pad3d"};
+  for (const std::string& pad : kPads) {
+    const std::string forward = "aten." + pad + ".default", backward = "aten." + pad + "_backward.default";
+    registerDerivative(forward, [backward](GradContext& c) {
+      if (c.needs(0)) c.set(0, callOp1(backward, {c.grad(), c.tensor(0), c.intList(1)}));
+    });
+    registerDerivative(backward, [forward](GradContext& c) {
+      if (c.needs(0)) c.set(0, callOp1(forward, {c.grad(), c.intList(2)}));
+      if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
+    });
+  }
+}
+
+// upsample_{nearest,bilinear}2d (default and .vec) through their backward ops, which take the
+// forward's arguments with input_size after output_size; their own gradient is the forward op
+// on the incoming gradient.
+void registerUpsampleDerivatives() {
+  for (const std::string kind : {"nearest", "bilinear"}) {
+    for (const std::string overload : {"default", "vec"}) {
+      const std::string forward = "aten.upsample_" + kind + "2d." + overload;
+      const std::string backward = "aten.upsample_" + kind + "2d_backward." + overload;
+      const size_t n = (overload == "default" ? 4 : 3) + (kind == "bilinear" ? 1 : 0);  // the forward's arguments
+      registerDerivative(forward, [backward, n](GradContext& c) {
+        if (!c.needs(0)) return;
+        frontend::Args args{c.grad(), c.arg(1), c.sizes(0)};
+        for (size_t i = 2; i < n; ++i) args.push_back(c.arg(i));
+        c.set(0, callOp1(backward, args));
+      });
+      registerDerivative(backward, [forward, n](GradContext& c) {
+        if (!c.needs(0)) return;
+        frontend::Args args{c.grad(), c.arg(1)};
+        for (size_t i = 3; i <= n; ++i) args.push_back(c.arg(i));
+        c.set(0, callOp1(forward, args));
+      });
+    }
+  }
+}
+
+// native_group_norm(input, weight, bias, N, C, HxW, group, eps): the fused backward op for Y's
+// gradient (1.13's shapes the bias gradient like weight, so without a weight that one is summed
+// here), plus what flows through the mean and rstd outputs, which PyTorch differentiates too:
+// d mean / dx = 1 / M and d rstd / dx = -rstd^3 (x - mean) / M over each group's M elements.
+void groupNormDerivative(GradContext& c) {
+  const bool weight = !c.isNone(1);
+  const SymValue n = c.symInt(3), groups = SymValue(c.integer(6));
+  Tensor dx;
+  if (c.grad(0).defined()) {
+    auto g = callOp("aten.native_group_norm_backward.default",
+                    {c.grad(0), c.tensor(0), c.output(1), c.output(2), c.tensor(1), n, c.symInt(4), c.symInt(5),
+                     c.integer(6), mask3(c.needs(0), c.needs(1), weight && c.needs(2))});
+    dx = g[0];
+    setFused(c, {g[1], g[2]}, {1, 2});
+    if (!weight && c.needs(2))
+      c.set(2, castLike(sum(reshape(c.grad(0), {n, c.symInt(4), c.symInt(5)}), {0, 2}), c.tensor(2)));
+  }
+  if (!c.needs(0)) return;
+  if (c.grad(1).defined() || c.grad(2).defined()) {
+    const Tensor x = reshape(c.tensor(0), {n, groups, SymValue(-1)});
+    const SymValue count = x.sizes()[2];
+    Tensor extra = zerosLike(x);
+    if (c.grad(1).defined()) extra = add(extra, callOp1("aten.div.Scalar", {unsqueeze(c.grad(1), -1), count}));
+    if (c.grad(2).defined()) {
+      const Tensor r = unsqueeze(c.output(2), -1);
+      const Tensor slope = callOp1("aten.div.Scalar", {mul(neg(mul(mul(r, r), r)), unsqueeze(c.grad(2), -1)), count});
+      extra = add(extra, mul(slope, sub(x, unsqueeze(c.output(1), -1))));
+    }
+    extra = reshape(extra, c.sizes(0));
+    dx = dx.defined() ? add(dx, extra) : extra;
+  }
+  if (dx.defined()) c.set(0, castLike(dx, c.tensor(0)));
+}
+
 }  // namespace
 
+// Long: one registration per NN op (each a line or a few), a table in code.
 void registerNnDerivatives() {
   registerDerivative("aten.native_layer_norm.default", [](GradContext& c) {
     if (!c.grad(0).defined()) return;
@@ -72,6 +149,7 @@ void registerNnDerivatives() {
                      mask3(c.needs(0), c.needs(2), c.needs(3))});
     setFused(c, g, {0, 2, 3});
   });
+  registerDerivative("aten.native_group_norm.default", groupNormDerivative);
   // The functional form (Functionalize.h) has the same first three outputs and the same gradients.
   for (const char* op : {"aten.native_batch_norm.default", "aten._native_batch_norm_legit_functional.default"})
     registerDerivative(op, batchNormDerivative);
@@ -141,6 +219,8 @@ void registerNnDerivatives() {
     const double scale = !train ? 1.0 : p >= 1.0 ? 0.0 : 1.0 / (1.0 - p);
     c.set(0, callOp1("aten.native_dropout_backward.default", {c.grad(0), c.output(1), scale}));
   });
+  registerPaddingDerivatives();
+  registerUpsampleDerivatives();
 }
 
 }  // namespace fathom::autograd

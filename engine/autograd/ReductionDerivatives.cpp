@@ -1,5 +1,6 @@
 // Reductions, scans and softmax: the gradient is broadcast back over the reduced dimensions
-// (amax and max.dim: only to the selected elements; cumsum: summed in reverse).
+// (amax, amin, max.dim, min.dim: only to the selected elements; prod: to the product of the
+// others; cumsum: summed in reverse).
 #include <algorithm>
 
 #include "engine/autograd/Derivatives.h"
@@ -48,6 +49,69 @@ Tensor positionsAlong(const SymValue& n, int64_t dim, size_t rank) {
   return view(arange(0, n, DType::Int64), shape);
 }
 
+
+// amax / amin (scale_grad_by_count): the gradient is split evenly among the elements equal to
+// the extremum.
+void extremumGrad(GradContext& c) {
+  if (!c.needs(0)) return;
+  const Tensor& x = c.tensor(0);
+  const SymValues sizes = c.sizes(0);
+  const IntList dims = reducedDims(c, 1, sizes.size());
+  const bool keepdim = c.flag(2);
+  Tensor mask = to(callOp1("aten.eq.Tensor", {x, expandBack(c.output(), sizes, dims, keepdim)}), x.dtype());
+  Tensor count = sum(mask, dims, true);
+  c.set(0, mul(div(expandBack(c.grad(), sizes, dims, keepdim), count), mask));
+}
+
+// max.dim / min.dim (value_selecting_reduction_backward): the gradient goes to the element
+// `indices` selected.
+void selectedGrad(GradContext& c) {
+  if (!c.needs(0) || !c.grad(0).defined()) return;
+  const SymValues sizes = c.sizes(0);
+  if (sizes.empty()) return c.set(0, c.grad(0));
+  const int64_t dim = reducedDims(c, 1, sizes.size()).front();
+  Tensor g = c.grad(0), indices = c.output(1);
+  if (!c.flag(2)) g = unsqueeze(g, dim), indices = unsqueeze(indices, dim);
+  Tensor chosen = callOp1("aten.eq.Tensor", {indices, positionsAlong(sizes[static_cast<size_t>(dim)], dim, sizes.size())});
+  c.set(0, where(chosen, g, zerosLike(g)));
+}
+
+// var_backward: 2 / (N - correction) * grad * (x - mean(x)); `keepdimPos` is keepdim's position.
+void varGrad(GradContext& c, int64_t correction, size_t keepdimPos) {
+  if (!c.needs(0)) return;
+  const Tensor& x = c.tensor(0);
+  const SymValues sizes = c.sizes(0);
+  const IntList dims = reducedDims(c, 1, sizes.size());
+  Tensor centered = sub(x, mean(x, dims, true));
+  Tensor g = mul(mul(expandBack(c.grad(), sizes, dims, c.flag(keepdimPos)), centered), 2.0);
+  c.set(0, divByCount(g, reducedCount(sizes, dims) - SymValue(correction)));
+}
+
+// prod_backward without data-dependent shapes: with no zero in a group, grad * prod / x; with
+// one, the zero gets grad * (the product of the others) and the rest 0; with more, all 0.
+Tensor prodGrad(const Tensor& grad, const Tensor& x, const IntList& dims, bool keepdim) {
+  const SymValues sizes = x.sizes();
+  if (sizes.empty()) return grad;
+  Tensor isZero = callOp1("aten.eq.Scalar", {x, 0.0});
+  Tensor nonzero = where(isZero, callOp1("aten.ones_like.default", {x}), x);
+  Tensor othersProduct = callOp1("aten.prod.dim_int", {nonzero, dims[0], true});
+  for (size_t i = 1; i < dims.size(); ++i) othersProduct = callOp1("aten.prod.dim_int", {othersProduct, dims[i], true});
+  Tensor zeros = sum(isZero, dims, true);
+  Tensor noZero = callOp1("aten.eq.Scalar", {zeros, 0}), oneZero = callOp1("aten.eq.Scalar", {zeros, 1});
+  Tensor g = expandBack(grad, sizes, dims, keepdim);
+  Tensor atZero = where(callOp1("aten.logical_and.default", {oneZero, isZero}), othersProduct, zerosLike(x));
+  return mul(g, where(noZero, div(othersProduct, nonzero), atZero));
+}
+// sort and topk (value_selecting_reduction_backward, keepdim): the values' gradient scattered to
+// the places the indices name; `dimPos` is the dim argument's position.
+void sortedGrad(GradContext& c, size_t dimPos) {
+  if (!c.needs(0) || !c.grad(0).defined()) return;
+  const int64_t rank = static_cast<int64_t>(c.sizes(0).size());
+  const int64_t dim = rank == 0 ? 0 : (c.integer(dimPos) + rank) % rank;
+  Tensor zeros = callOp1("aten.new_zeros.default", {c.grad(0), c.sizes(0)});
+  c.set(0, callOp1("aten.scatter.src", {zeros, dim, c.output(1), c.grad(0)}));
+}
+
 }  // namespace
 
 void registerReductionDerivatives() {
@@ -72,38 +136,27 @@ void registerReductionDerivatives() {
     const IntList dims = reducedDims(c, 1, sizes.size());
     c.set(0, divByCount(expandBack(c.grad(), sizes, dims, c.flag(2)), reducedCount(sizes, dims)));
   });
-  // scale_grad_by_count: the gradient is split evenly among the elements equal to the maximum.
-  registerDerivative("aten.amax.default", [](GradContext& c) {
+  registerDerivative("aten.amax.default", extremumGrad);
+  registerDerivative("aten.amin.default", extremumGrad);
+  registerDerivative("aten.max.dim", selectedGrad);
+  registerDerivative("aten.min.dim", selectedGrad);
+  registerDerivative("aten.sort.default", [](GradContext& c) { sortedGrad(c, 1); });
+  registerDerivative("aten.topk.default", [](GradContext& c) { sortedGrad(c, 2); });
+  registerDerivative("aten.var.correction", [](GradContext& c) { varGrad(c, c.isNone(2) ? 1 : c.integer(2), 3); });
+  registerDerivative("aten.var.dim", [](GradContext& c) { varGrad(c, c.flag(2) ? 1 : 0, 3); });
+  registerDerivative("aten.prod.default", [](GradContext& c) {
     if (!c.needs(0)) return;
-    const Tensor& x = c.tensor(0);
-    const SymValues sizes = c.sizes(0);
-    const IntList dims = reducedDims(c, 1, sizes.size());
-    const bool keepdim = c.flag(2);
-    Tensor mask = to(callOp1("aten.eq.Tensor", {x, expandBack(c.output(), sizes, dims, keepdim)}), x.dtype());
-    Tensor count = sum(mask, dims, true);
-    c.set(0, mul(div(expandBack(c.grad(), sizes, dims, keepdim), count), mask));
+    const Tensor x = castLike(c.tensor(0), c.grad());
+    IntList all;
+    for (size_t d = 0; d < x.sizes().size(); ++d) all.push_back(static_cast<int64_t>(d));
+    c.set(0, castLike(prodGrad(c.grad(), x, all, false), c.tensor(0)));
   });
-  // value_selecting_reduction_backward: the gradient goes to the element `indices` selected.
-  registerDerivative("aten.max.dim", [](GradContext& c) {
-    if (!c.needs(0) || !c.grad(0).defined()) return;
-    const SymValues sizes = c.sizes(0);
-    if (sizes.empty()) return c.set(0, c.grad(0));
-    const int64_t dim = reducedDims(c, 1, sizes.size()).front();
-    Tensor g = c.grad(0), indices = c.output(1);
-    if (!c.flag(2)) g = unsqueeze(g, dim), indices = unsqueeze(indices, dim);
-    Tensor chosen = callOp1("aten.eq.Tensor", {indices, positionsAlong(sizes[static_cast<size_t>(dim)], dim, sizes.size())});
-    c.set(0, where(chosen, g, zerosLike(g)));
-  });
-  // var_backward: 2 / (N - correction) * grad * (x - mean(x)).
-  registerDerivative("aten.var.correction", [](GradContext& c) {
+  registerDerivative("aten.prod.dim_int", [](GradContext& c) {
     if (!c.needs(0)) return;
-    const Tensor& x = c.tensor(0);
-    const SymValues sizes = c.sizes(0);
-    const IntList dims = reducedDims(c, 1, sizes.size());
-    const int64_t correction = c.isNone(2) ? 1 : c.integer(2);
-    Tensor centered = sub(x, mean(x, dims, true));
-    Tensor g = mul(mul(expandBack(c.grad(), sizes, dims, c.flag(3)), centered), 2.0);
-    c.set(0, divByCount(g, reducedCount(sizes, dims) - SymValue(correction)));
+    const Tensor x = castLike(c.tensor(0), c.grad());
+    const int64_t rank = static_cast<int64_t>(x.sizes().size());
+    const int64_t dim = c.integer(1) < 0 ? c.integer(1) + rank : c.integer(1);
+    c.set(0, castLike(prodGrad(c.grad(), x, IntList{rank == 0 ? 0 : dim}, c.flag(2)), c.tensor(0)));
   });
   // cumsum_backward: each input feeds every later output, so its gradient is the reversed cumsum.
   registerDerivative("aten.cumsum.default", [](GradContext& c) {

@@ -1,10 +1,12 @@
-// Views, reshapes and joins: the gradient is the inverse view, or zeros with the gradient
-// written into the viewed region (slice_backward / select_backward).
+// Views, reshapes, joins and copies: the gradient is the inverse view, zeros with the gradient
+// written into the viewed region (slice_backward / select_backward / diagonal_backward), the
+// repeats summed back (repeat), or src's share of it (copy).
 //
 // Left out: as_strided. Its gradient (as_strided_backward) scatters into the input's whole
-// storage geometry, dividing by how often overlapping inputs alias an element; without a
-// scatter op and with symbolic strides that is more than a formula here should do. Backward
+// storage geometry, dividing by how often overlapping inputs alias an element; over symbolic
+// strides that is more than a formula here should do. Backward
 // through it fails with "the derivative for 'aten.as_strided.default' is not implemented".
+#include <algorithm>
 #include <limits>
 
 #include "engine/autograd/Derivatives.h"
@@ -25,6 +27,42 @@ Arg sizeOr(const GradContext& c, size_t pos, int64_t fallback) {
 
 void setReshaped(GradContext& c) {
   if (c.needs(0)) c.set(0, reshape(c.grad(), c.sizes(0)));
+}
+
+// repeat_backward: the leading repeat dims summed away, then each repeated dim viewed as
+// [repeat, size] and summed over the repeats (all zeros when some repeat is 0).
+Tensor repeatBackward(const Tensor& grad, const IntList& repeats, const SymValues& sizes) {
+  if (std::find(repeats.begin(), repeats.end(), 0) != repeats.end()) return callOp1("aten.new_zeros.default", {grad, sizes});
+  const size_t lead = repeats.size() - sizes.size();
+  Tensor g = grad;
+  for (size_t i = 0; i < lead; ++i) g = sum(g, {0});
+  SymValues shape;
+  IntList dims;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (repeats[d + lead] != 1) {
+      shape.push_back(SymValue(repeats[d + lead]));
+      dims.push_back(static_cast<int64_t>(shape.size()) - 1);
+    }
+    shape.push_back(sizes[d]);
+  }
+  return dims.empty() ? g : sum(reshape(g, shape), dims);
+}
+
+// diagonal, repeat and copy.
+void registerCopyingDerivatives() {
+  registerDerivative("aten.diagonal.default", [](GradContext& c) {
+    if (c.needs(0))
+      c.set(0, callOp1("aten.diagonal_backward.default", {c.grad(), c.sizes(0), c.integer(1), c.integer(2), c.integer(3)}));
+  });
+  registerDerivative("aten.repeat.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, repeatBackward(c.grad(), c.intList(1), c.sizes(0)));
+  });
+  // copy(self, src): the result does not depend on self's values; src gets the gradient summed
+  // over the dims it was broadcast along.
+  registerDerivative("aten.copy.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, zerosLike(c.grad()));
+    setBroadcast(c, 1, c.grad());
+  });
 }
 
 }  // namespace
@@ -103,6 +141,7 @@ void registerShapeDerivatives() {
   registerDerivative("aten.flip.default", [](GradContext& c) {
     if (c.needs(0)) c.set(0, callOp1("aten.flip.default", {c.grad(), c.intList(1)}));
   });
+  registerCopyingDerivatives();
 }
 
 }  // namespace fathom::autograd

@@ -169,6 +169,15 @@ TensorMeta readTensorMeta(const json& j, const Ptr& ptr,
 }
 
 // A node's recorded value: tensor meta, a list of them (multi-output), an int, or null.
+// {"float": "inf" | "-inf" | "nan"}'s text: the floats JSON cannot write.
+double readNonFinite(const json& j, const Ptr& ptr) {
+  const std::string& text = requireString(j, ptr);
+  if (text == "inf") return INFINITY;
+  if (text == "-inf") return -INFINITY;
+  if (text == "nan") return NAN;
+  fail(ptr, "expected inf, -inf or nan");
+}
+
 Value readVal(const json& j, const Ptr& ptr) {
   if (j.is_null()) return None{};
   if (j.is_number_integer()) return readInt(j, ptr);
@@ -220,12 +229,7 @@ Value readArg(const json& j, const Ptr& ptr, const NameIndex& names) {
       }
       if (key == "device") return Device{text};
       if (key == "sym") return readSymbolicInt(text, innerPtr, "integer");
-      if (key == "float") {
-        if (text == "inf") return INFINITY;
-        if (text == "-inf") return -INFINITY;
-        if (text == "nan") return NAN;
-        fail(innerPtr, "expected inf, -inf or nan");
-      }
+      if (key == "float") return readNonFinite(inner, innerPtr);
       fail(child(ptr, key), "unknown argument tag '" + key + "' (expected node, dtype, memory_format, layout, device, float or sym)");
     }
     default: fail(ptr, std::string("unsupported argument: ") + typeName(j));
@@ -316,6 +320,10 @@ ExampleInput readExampleInput(const json& j, const Ptr& ptr, const SideFileRoot&
     for (size_t i = 0; i < d.size(); ++i) {
       if (d[i].is_number()) in.data.push_back(d[i].get<double>());
       else if (d[i].is_boolean()) in.data.push_back(d[i].get<bool>() ? 1.0 : 0.0);
+      else if (d[i].is_object() && d[i].size() == 1 && d[i].contains("float")) {
+        const Ptr element = child(dp, i);
+        in.data.push_back(readNonFinite(d[i]["float"], child(element, "float")));
+      }
       else fail(child(dp, i), std::string("expected a number but found ") + typeName(d[i]));
     }
   }

@@ -16,5 +16,6 @@ void registerShapeOps(OpRegistry& registry);
 void registerNnOps(OpRegistry& registry);
 void registerIndexingOps(OpRegistry& registry);
 void registerGradientOps(OpRegistry& registry);
+void registerRandomFactories(OpRegistry& registry);
 void registerInplaceOps(OpRegistry& registry);  // last: derived from the functional ops
 }  // namespace fathom

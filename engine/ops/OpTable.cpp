@@ -20,6 +20,7 @@ void registerBuiltinOps(OpRegistry& registry) {
   registerNnOps(registry);           // convolution, native_batch_norm, max_pool2d, nll_loss, dropout, ...
   registerIndexingOps(registry);     // gather, index_select, embedding, nll_loss (+ backward)
   registerGradientOps(registry);     // slice_backward, select_backward, native_dropout_backward
+  registerRandomFactories(registry);  // rand, randn, randperm, rand_like, randn_like
   registerInplaceOps(registry);      // add_, mul_, relu_, hardtanh_, ... copy_, fill_, zero_ (last: they wrap the above)
 }
 

@@ -1,12 +1,12 @@
-// Factories and copies: clone, contiguous, _to_copy, the *_like factories, the sized factories
-// (empty, empty_strided, zeros, ones, full) and the new_* ones that take dtype from a tensor. The
+// Factories and copies: clone, contiguous, _to_copy, copy, the *_like factories, the sized factories
+// (empty, empty_strided, zeros, ones, full, scalar_tensor) and the new_* ones that take dtype from a tensor. The
 // arange family lives in RangeFactories.cpp.
 //
 // Layouts follow memory_format (see MemoryLayout.h): preserve_format (the default of the copies
 // and *_like) keeps a dense input's strides and gives any other input dense strides in its
 // dimension order; contiguous_format and channels_last are what they say. Outputs never share
 // storage with the input (except contiguous() of an already contiguous tensor, which returns
-// it) and start at storage offset 0. Uninitialized results (empty*) hold zeros here: our storage
+// it, and copy(self, src) of a src already like self, which returns src) and start at storage offset 0. Uninitialized results (empty*) hold zeros here: our storage
 // is zero-filled.
 #include "engine/core/Error.h"
 #include "engine/ops/layout/Broadcast.h"
@@ -138,6 +138,47 @@ TensorMeta newFullLayout(const ValueList& margs) {
   return freshTensor(std::move(sizes), std::move(strides), optionalDTypeArg(margs, 3).value_or(self.dtype));
 }
 
+// scalar_tensor(s, *, dtype, layout, device, pin_memory): 0-dim, float32 unless a dtype is given
+// (whatever the number's type).
+TensorMeta scalarTensorLayout(const ValueList& margs) {
+  checkStridedCpu(margs, 2);
+  return freshTensor({}, {}, optionalDTypeArg(margs, 1).value_or(DType::Float32));
+}
+
+// copy(self, src, non_blocking), 1.13's composite: r = src.to(self.dtype) (src itself when the
+// dtypes agree, else a preserve_format copy); r itself when it has self's sizes (so the result
+// may be src, sharing its storage), else a preserve_format copy of r expanded to self's sizes.
+struct CopyPlan {
+  bool returnsSrc = false;
+  TensorMeta result;
+};
+
+CopyPlan copyPlan(const TensorMeta& self, const TensorMeta& src) {
+  FATHOM_CHECK(static_cast<int64_t>(self.sizes.size()) >= src.dim(), "expand(torch.", scalarTypeName(src.dtype),
+               "Tensor{", sizesStr(src.sizes), "}, size=", sizesStr(self.sizes), "): the number of sizes provided (",
+               self.sizes.size(), ") must be greater or equal to the number of dimensions in the tensor (", src.dim(), ")");
+  Geometry expanded = expandGeometry(src, self.sizes);
+  bool sameSizes = self.sizes.size() == src.sizes.size();
+  for (size_t d = 0; sameSizes && d < self.sizes.size(); ++d) sameSizes = symEq(self.sizes[d], src.sizes[d], "copy: same sizes");
+  if (!sameSizes) {  // expand_copy: a preserve_format clone of the expanded src
+    TensorMeta view = src;
+    view.sizes = std::move(expanded.sizes);
+    view.strides = std::move(expanded.strides);
+    return {false, freshLike(view, self.dtype, likeStrides(view, std::nullopt))};
+  }
+  if (src.dtype == self.dtype) return {true, src};
+  return {false, freshLike(src, self.dtype, likeStrides(src, std::nullopt))};
+}
+
+ValueList copyKernel(const ValueList& args) {
+  const Tensor& src = tensorArg(args, 1);
+  const CopyPlan plan = copyPlan(tensorArg(args, 0).meta(), src.meta());
+  if (plan.returnsSrc) return {src};
+  Tensor out = allocateTensor(plan.result);
+  copyInto(out, src);
+  return {out};
+}
+
 // What a factory's kernel writes into its fresh tensor.
 enum class Contents {
   Uninitialized,  // empty*: left as allocated (zeros)
@@ -186,6 +227,7 @@ constexpr FactoryOp kFactoryOps[] = {
     {"aten::new_ones(Tensor self, SymInt[] size, *, " FACTORY_OPTIONS ") -> Tensor", newLayout, Contents::Ones},
     {"aten::new_full(Tensor self, SymInt[] size, Scalar fill_value, *, " FACTORY_OPTIONS ") -> Tensor", newFullLayout,
      Contents::FillArg, 2},
+    {"aten::scalar_tensor(Scalar s, *, " FACTORY_OPTIONS ") -> Tensor", scalarTensorLayout, Contents::FillArg, 0},
 };
 
 #undef FACTORY_OPTIONS
@@ -235,6 +277,9 @@ void registerFactoryOps(OpRegistry& registry) {
   (void)registry.add(
       "aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)",
       [](const ValueList& args) { return ValueList{contiguousLayout(args)}; }, contiguousKernel);
+  (void)registry.add(
+      "aten::copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor",
+      [](const ValueList& args) { return ValueList{copyPlan(metaArg(args, 0), metaArg(args, 1)).result}; }, copyKernel);
   registerRangeFactories(registry);
 }
 

@@ -1,5 +1,5 @@
 // Backward helpers the derivative formulas need besides the fused ones of each op family:
-//   slice_backward / select_backward: zeros of the input's sizes with the gradient written into
+//   slice_backward / select_backward / diagonal_backward: zeros of the input's sizes with the gradient written into
 //     the region the forward viewed (grad_input.slice(...).copy_(grad), as ATen does)
 //   native_dropout_backward: grad * mask * scale
 // Meta functions give a fresh contiguous tensor of the gradient's dtype.
@@ -62,6 +62,9 @@ void registerGradientOps(OpRegistry& registry) {
   (void)registry.add("aten::select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor",
                      zerosMeta,
                      [](const ValueList& a) { return scatterInto(a, "aten.select.int", {a.at(2), a.at(3)}); });
+  (void)registry.add(
+      "aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor",
+      zerosMeta, [](const ValueList& a) { return scatterInto(a, "aten.diagonal.default", {a.at(2), a.at(3), a.at(4)}); });
   (void)registry.add("aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor",
                      dropoutBackwardMeta, dropoutBackwardKernel);
 }

@@ -10,4 +10,5 @@ void registerNllLossOps(OpRegistry& registry);    // NllLossOps.cpp
 void registerAdvancedIndexingOps(OpRegistry& registry);  // AdvancedIndexingOps.cpp: index.Tensor, index_put
 void registerFunctionalizedOps(OpRegistry& registry);    // FunctionalizedOps.cpp: zero, fill.Tensor, lift_fresh_copy, *_scatter
 void registerPadRollOps(OpRegistry& registry);           // PadRollOps.cpp: constant_pad_nd, roll
+void registerScatterOps(OpRegistry& registry);    // ScatterOps.cpp: scatter, scatter_add, select_scatter
 }  // namespace fathom

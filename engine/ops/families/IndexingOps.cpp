@@ -102,6 +102,7 @@ void registerIndexingOps(OpRegistry& registry) {
   registerAdvancedIndexingOps(registry);
   registerFunctionalizedOps(registry);
   registerPadRollOps(registry);
+  registerScatterOps(registry);
 }
 
 }  // namespace fathom

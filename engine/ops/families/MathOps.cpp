@@ -14,6 +14,7 @@
 #include "engine/ops/families/ElementwiseOp.h"
 #include "engine/ops/OpFamilies.h"
 #include "engine/ops/cpu/ScalarConvert.h"
+#include "engine/ops/cpu/WrappingArithmetic.h"
 
 namespace fathom {
 namespace {
@@ -24,12 +25,6 @@ using P = ElementwisePromotion;
 ElementwiseOperands selfAs(const TensorMeta& self, DType dtype) {
   if (self.dtype == dtype) return {{self}};
   return {{freshLike(self, dtype, likeStrides(self, std::nullopt))}};
-}
-
-// Integer arithmetic wraps around (two's complement), as PyTorch's does.
-template <class C> C wrappingMul(C a, C b) {
-  using U = std::make_unsigned_t<decltype(a * b)>;
-  return static_cast<C>(static_cast<U>(a) * static_cast<U>(b));
 }
 
 void checkAbs(const ElementwiseOperands& ops, const ValueList&) {
@@ -62,17 +57,6 @@ void checkPow(const ElementwiseOperands& ops, const ValueList& args) {
   if (common != DType::Float32 && common != DType::Float64) checkScalarFits(exponent, common);
 }
 
-// ATen's powi: exponentiation by squaring with wrapping products (exponent >= 0 here).
-template <class C> C integerPow(C base, C exponent) {
-  C result = 1;
-  while (exponent) {
-    if (exponent & 1) result = wrappingMul(result, base);
-    exponent /= 2;
-    base = wrappingMul(base, base);
-  }
-  return result;
-}
-
 // pow_tensor_scalar_kernel's shortcuts: float, double and bfloat16 compute exponents 0.5, -0.5
 // and -1 as sqrt, rsqrt and reciprocal (judged on the exponent as given), then 2, 3 and -2 as
 // products (judged on the exponent as the kernel converted it); float16 takes none.
@@ -95,7 +79,7 @@ auto makePow() {
     const ScalarArg exponent = scalarArg(args.at(1));
     if constexpr (std::is_integral_v<C>) {
       const C e = checkedScalarTo<T>(exponent);
-      return [e](C x) { return integerPow<C>(x, e); };
+      return [e](C x) { return wrapPow<C>(x, e); };
     } else {
       // float and double use the exponent as a double; the 16-bit types round it to T first.
       const double e = kIsReducedFloat<T> ? static_cast<double>(static_cast<float>(checkedScalarTo<T>(exponent)))
@@ -246,6 +230,9 @@ void registerMathOps(OpRegistry& registry) {
   registerFillOps(registry);
   registerSwishOps(registry);
   registerDivisionOps(registry);
+  registerUnaryMathOps(registry);
+  registerBitwiseOps(registry);
+  registerBinaryMathOps(registry);
 }
 
 }  // namespace fathom

@@ -9,4 +9,6 @@ void registerBatchNormOps(OpRegistry& registry);     // BatchNormOps.cpp
 void registerPoolingOps(OpRegistry& registry);       // PoolingOps.cpp
 void registerAdaptivePoolingOps(OpRegistry& registry);  // AdaptivePoolingOps.cpp
 void registerDropoutOps(OpRegistry& registry);       // DropoutOps.cpp
+void registerPaddingOps(OpRegistry& registry);       // PaddingOps.cpp
+void registerUpsampleOps(OpRegistry& registry);      // UpsampleOps.cpp
 }  // namespace fathom

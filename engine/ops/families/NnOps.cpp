@@ -1,4 +1,4 @@
-// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, each registered
+// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, upsampling, each registered
 // from its own file (see NnFamilies.h).
 #include "engine/ops/families/NnFamilies.h"
 #include "engine/ops/OpFamilies.h"
@@ -12,6 +12,8 @@ void registerNnOps(OpRegistry& registry) {
   registerPoolingOps(registry);
   registerAdaptivePoolingOps(registry);
   registerDropoutOps(registry);
+  registerPaddingOps(registry);
+  registerUpsampleOps(registry);
 }
 
 }  // namespace fathom

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "engine/core/Error.h"
+#include "engine/ops/cpu/WrappingArithmetic.h"
 #include "engine/ops/families/ElementwiseOp.h"
 #include "engine/ops/OpFamilies.h"
 #include "engine/ops/OpRegistry.h"
@@ -15,27 +16,6 @@ namespace {
 
 using Operands = ElementwiseOperands;
 
-// Integer arithmetic wraps around like PyTorch's (two's complement), without C++ overflow UB.
-template <class C> C wrapAdd(C a, C b) {
-  if constexpr (std::is_same_v<C, bool>) return a || b;
-  else if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<decltype(a + b)>;
-    return static_cast<C>(static_cast<U>(a) + static_cast<U>(b));
-  } else return a + b;
-}
-template <class C> C wrapMul(C a, C b) {
-  if constexpr (std::is_same_v<C, bool>) return a && b;
-  else if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<decltype(a * b)>;
-    return static_cast<C>(static_cast<U>(a) * static_cast<U>(b));
-  } else return a * b;
-}
-template <class C> C wrapNeg(C a) {
-  if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<decltype(+a)>;
-    return static_cast<C>(U{0} - static_cast<U>(a));
-  } else return -a;
-}
 // self + alpha * other, rounded twice for floats as ATen's scalar loop does (its vector loop
 // fuses the multiply-add: at most 1 ulp apart, and identical when alpha is 1 or a power of 2).
 // Branch-free, so the contiguous loop vectorizes.

@@ -4,6 +4,8 @@
 
 namespace fathom {
 class OpRegistry;
-void registerMaxReductionOps(OpRegistry& registry);  // MaxReductionOps.cpp: amax, max.dim, argmax
+void registerMaxReductionOps(OpRegistry& registry);   // MaxReductionOps.cpp: amax, amin, max.dim, min.dim, argmax, argmin
+void registerFoldReductionOps(OpRegistry& registry);  // FoldReductionOps.cpp: prod, any
+void registerSortOps(OpRegistry& registry);          // SortOps.cpp: sort, topk
 void registerScanOps(OpRegistry& registry);          // ScanOps.cpp: cumsum
 }  // namespace fathom

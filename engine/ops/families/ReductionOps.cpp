@@ -1,4 +1,4 @@
-// Sum-like reductions: sum.default, sum.dim_IntList, mean.default, mean.dim, var.correction. The other
+// Sum-like reductions: sum.default, sum.dim_IntList, mean.default, mean.dim, var.correction, var.dim. The other
 // reductions live in the files ReductionFamilies.h lists; this file's registration calls them.
 //
 // Layout: ReductionLayout.h (a fresh contiguous tensor of the reduced shape).
@@ -95,7 +95,7 @@ ReductionLayout dimLayout(const ValueList& margs, bool mean) {
                          mean ? meanDtype(self, dtype) : sumDtype(self, dtype));
 }
 
-// var.correction(self, dim, *, correction, keepdim).
+// var.correction(self, dim, *, correction, keepdim); var.dim(self, dim, unbiased, keepdim).
 ReductionLayout varLayout(const ValueList& margs) {
   const TensorMeta& self = metaArg(margs, 0);
   FATHOM_CHECK(isFloating(self.dtype), "std and var only support floating point and complex dtypes");
@@ -167,7 +167,16 @@ void registerReductionOps(OpRegistry& registry) {
         const int64_t correction = args.at(2).isNone() ? 1 : intArg(args, 2);
         return ValueList{varKernel(tensorArg(args, 0), varLayout(metaArgs(args)), correction)};
       });
+  // var.dim(self, dim, unbiased, keepdim): correction 1 when unbiased, else 0.
+  (void)registry.add(
+      "aten::var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
+      [](const ValueList& args) { return ValueList{varLayout(args).output}; },
+      [](const ValueList& args) {
+        return ValueList{varKernel(tensorArg(args, 0), varLayout(metaArgs(args)), boolArg(args, 2) ? 1 : 0)};
+      });
   registerMaxReductionOps(registry);
+  registerFoldReductionOps(registry);
+  registerSortOps(registry);
   registerScanOps(registry);
 }
 

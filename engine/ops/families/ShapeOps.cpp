@@ -1,10 +1,12 @@
 // Shape ops beyond plain views: reshape (a view when the strides allow one, else a contiguous
-// copy), split (a list of views), flip (a copy reading the input backwards), cat and stack (see
-// Concat.h). Meta functions and kernels share one layout function per op.
+// copy), split (a list of views), flip (a copy reading the input backwards), repeat (a tiled
+// copy), cat and stack (see Concat.h). Meta functions and kernels share one layout function per op.
 #include "engine/core/Error.h"
 #include "engine/ops/layout/Broadcast.h"
 #include "engine/ops/layout/Concat.h"
 #include "engine/ops/cpu/Copy.h"
+#include "engine/ops/cpu/Loops.h"
+#include "engine/ops/layout/ContiguousOutput.h"
 #include "engine/ops/layout/MemoryLayout.h"
 #include "engine/ops/OpArgs.h"
 #include "engine/ops/OpFamilies.h"
@@ -169,9 +171,49 @@ std::vector<T> tensorListArg(const ValueList& args, size_t i) {
   return out;
 }
 
+// repeat(self, repeats): a fresh contiguous tensor of sizes (1-padded self sizes) * repeats, where
+// out[i] = self[i % size] in every dim.
+TensorMeta repeatLayout(const TensorMeta& self, const SymIntList& repeats) {
+  FATHOM_CHECK(static_cast<int64_t>(repeats.size()) >= self.dim(),
+               "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  const size_t lead = repeats.size() - self.sizes.size();
+  SymIntList sizes;
+  for (size_t d = 0; d < repeats.size(); ++d) sizes.push_back((d < lead ? SymInt(1) : self.sizes[d - lead]) * repeats[d]);
+  for (const auto& s : sizes)
+    FATHOM_CHECK(!symLt(s, 0, "repeat: negative size"), "Trying to create tensor with negative dimension ", s.str(), ": ",
+                 sizesStr(sizes));
+  return contiguousOutput(self, std::move(sizes));
+}
+
+ValueList repeatKernel(const ValueList& args) {
+  const Tensor& self = tensorArg(args, 0);
+  const IntList repeats = toIntList(args.at(1));
+  Tensor out = allocateTensor(repeatLayout(self.meta(), toSymIntList(args.at(1))));
+  if (out.numel() == 0) return {out};
+  // out viewed as [r0, s0, r1, s1, ...] (contiguous), filled from self broadcast over the r dims.
+  const size_t lead = repeats.size() - static_cast<size_t>(self.dim());
+  IntList viewSizes, srcStrides;
+  for (size_t d = 0; d < repeats.size(); ++d) {
+    const int64_t size = d < lead ? 1 : self.size(static_cast<int64_t>(d - lead));
+    viewSizes.insert(viewSizes.end(), {repeats[d], size});
+    srcStrides.insert(srcStrides.end(), {0, d < lead ? 0 : self.stride(static_cast<int64_t>(d - lead))});
+  }
+  TensorMeta view = out.meta();
+  view.sizes.assign(viewSizes.begin(), viewSizes.end());
+  view.strides = contiguousStrides(view.sizes);
+  IntList byteStrides;
+  for (int64_t s : srcStrides) byteStrides.push_back(s * static_cast<int64_t>(elementSize(self.dtype())));
+  copyStridedInto(realizeView(out, view), bytePtr(self), byteStrides, self.dtype());
+  return {out};
+}
+
 }  // namespace
 
 void registerShapeOps(OpRegistry& registry) {
+  (void)registry.add(
+      "aten::repeat(Tensor self, SymInt[] repeats) -> Tensor",
+      [](const ValueList& args) { return ValueList{repeatLayout(metaArg(args, 0), toSymIntList(args.at(1)))}; },
+      repeatKernel);
   (void)registry.add("aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", reshapeMeta, reshapeKernel);
   (void)registry.add("aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]", splitMeta,
                      splitKernel);

@@ -2,6 +2,8 @@
 // change. Each op is one geometry function over TensorMeta (SymInt sizes); the meta function
 // returns that geometry and the kernel applies the very same function to its tensor's metadata,
 // then views the storage with it (realizeView). The op list is the table at the bottom.
+#include <algorithm>
+
 #include "engine/core/Error.h"
 #include "engine/ops/layout/Broadcast.h"
 #include "engine/ops/OpArgs.h"
@@ -160,6 +162,27 @@ TensorMeta selectLayout(const ValueList& margs) {
   return viewOf(self, std::move(sizes), std::move(strides), self.storageOffset + index * self.strides[d]);
 }
 
+// diagonal(self, offset, dim1, dim2): dims dim1 and dim2 dropped, the diagonal appended as the last
+// dim (stride: the sum of theirs), starting `offset` above (or below) the main diagonal.
+TensorMeta diagonalLayout(const ValueList& margs) {
+  const TensorMeta& self = metaArg(margs, 0);
+  const int64_t offset = intArg(margs, 1), d1 = wrapDim(intArg(margs, 2), self.dim()), d2 = wrapDim(intArg(margs, 3), self.dim());
+  FATHOM_CHECK(d1 != d2, "diagonal dimensions cannot be identical ", intArg(margs, 2), ", ", intArg(margs, 3));
+  const SymInt size = offset >= 0 ? symMin(self.sizes[d1], self.sizes[d2] - SymInt(offset))
+                                  : symMin(self.sizes[d1] + SymInt(offset), self.sizes[d2]);
+  const bool empty = !symLt(SymInt(0), size, "diagonal: non-empty");
+  SymInt storageOffset = self.storageOffset;
+  if (!empty) storageOffset = storageOffset + (offset >= 0 ? SymInt(offset) * self.strides[d2] : SymInt(-offset) * self.strides[d1]);
+  SymIntList sizes = self.sizes, strides = self.strides;
+  for (int64_t d : {std::max(d1, d2), std::min(d1, d2)}) {
+    sizes.erase(sizes.begin() + d);
+    strides.erase(strides.begin() + d);
+  }
+  sizes.push_back(empty ? SymInt(0) : size);
+  strides.push_back(self.strides[d1] + self.strides[d2]);
+  return viewOf(self, std::move(sizes), std::move(strides), storageOffset);
+}
+
 struct ViewOp {
   const char* schema;
   GeometryFn layout;
@@ -183,6 +206,7 @@ constexpr ViewOp kViewOps[] = {
     {"aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)",
      sliceLayout},
     {"aten::select.int(Tensor(a) self, int dim, int index) -> Tensor(a)", selectLayout},
+    {"aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", diagonalLayout},
 };
 
 }  // namespace

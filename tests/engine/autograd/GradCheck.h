@@ -61,6 +61,7 @@ std::string gradCheck(const GradCase& c);
 
 // The cases of each derivative family.
 std::vector<GradCase> pointwiseGradCases();
+std::vector<GradCase> mathGradCases();
 std::vector<GradCase> backwardGradCases();
 std::vector<GradCase> reductionGradCases();
 std::vector<GradCase> matmulGradCases();

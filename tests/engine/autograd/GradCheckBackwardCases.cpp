@@ -46,6 +46,8 @@ std::vector<GradCase> backwardGradCases() {
        }},
       {"aten.select_backward.default", "", {real({4})},
        [](const TensorList& x) { return one(op1("aten.select_backward.default", {x[0], SymValues{3, 4}, 0, 1})); }},
+      {"aten.diagonal_backward.default", "", {real({2, 3})},
+       [](const TensorList& x) { return one(op1("aten.diagonal_backward.default", {x[0], SymValues{2, 4, 3}, 0, 1, 2})); }},
       {"aten.max_pool2d_with_indices_backward.default", "", {real({1, 2, 2, 2}), noTies({1, 2, 4, 4})},
        [](const TensorList& x) {
          Tensor indices = callOp("aten.max_pool2d_with_indices.default", {x[1].detached(), kPool, kPool})[1];

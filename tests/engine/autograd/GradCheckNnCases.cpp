@@ -8,10 +8,111 @@ namespace fathom::testing {
 
 using namespace frontend;
 
+namespace {
+
+// gather, index_select, the scatters and select_scatter (IndexingDerivatives.cpp).
+std::vector<GradCase> indexingCases() {
+  return {
+      {"aten.gather.default", "dim 1, repeated indices, index smaller than self",
+       {real({3, 4}), ints({2, 3}, {0, 3, 3, 1, 1, 2})},
+       [](const TensorList& x) { return one(op1("aten.gather.default", {x[0], 1, x[1]})); }},
+      {"aten.gather.default", "dim 0 of a transposed input", {real({4, 3}), ints({2, 4}, {2, 0, 1, 2, 2, 2, 0, 1})},
+       [](const TensorList& x) { return one(op1("aten.gather.default", {t(x[0]), 0, x[1]})); }},
+      {"aten.index_select.default", "dim 1, repeated indices", {real({2, 3, 4}), ints({5}, {2, 0, 2, 1, 2})},
+       [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 1, x[1]})); }},
+      {"aten.index_select.default", "dim 0, 0-d index", {real({3, 4}), ints({}, {2})},
+       [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 0, x[1]})); }},
+      // scatter.src with distinct places; scatter_add with a repeated one.
+      {"aten.scatter.src", "dim 1, index smaller than self", {real({3, 4}), ints({2, 2}, {3, 0, 1, 2}), real({2, 2}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.scatter.src", {x[0], 1, x[1], x[2]})); }},
+      {"aten.scatter.value", "transposed self", {real({4, 3}), ints({1, 4}, {2, 0, 1, 1})},
+       [](const TensorList& x) { return one(op1("aten.scatter.value", {t(x[0]), 0, x[1], 1.5})); }},
+      {"aten.scatter_add.default", "repeated indices", {real({3, 4}), ints({3, 2}, {0, 2, 2, 2, 1, 0}), real({3, 2}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.scatter_add.default", {x[0], 0, x[1], x[2]})); }},
+      {"aten.scatter_reduce.two", "sum, repeated places", {real({3, 4}), ints({3, 3}, {0, 2, 2, 1, 1, 0, 3, 3, 3}), real({3, 3}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "sum"})); }},
+      {"aten.scatter_reduce.two", "mean without self", {real({3, 4}), ints({3, 3}, {0, 2, 2, 1, 1, 0, 3, 3, 3}), real({3, 3}, -2, 2, 1)},
+       [](const TensorList& x) {
+         return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "mean"}, {{"include_self", false}}));
+       }},
+      {"aten.scatter_reduce.two", "prod with zeros", {GradInput{{2, 3}, {1.5, 0, -0.5, 2, 0.75, 0}}, ints({2, 2}, {0, 0, 2, 1}),
+                                                       GradInput{{2, 2}, {0, 1.25, -1.5, 0}}},
+       [](const TensorList& x) { return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "prod"})); }},
+      // (src apart from self: PyTorch's formula would split the gradient with a self element that
+      // happens to equal the result even when include_self is false.)
+      {"aten.scatter_reduce.two", "amax without self, no ties", {noTies({3, 4}), ints({3, 2}, {0, 2, 1, 1, 3, 0}), real({3, 2}, 5, 6, 1)},
+       [](const TensorList& x) {
+         return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "amax"}, {{"include_self", false}}));
+       }},
+      {"aten.scatter_reduce.two", "amin", {noTies({3, 4}), ints({3, 2}, {0, 2, 1, 1, 3, 0}), noTies({3, 2}, 1)},
+       [](const TensorList& x) { return one(op1("aten.scatter_reduce.two", {x[0], 1, x[1], x[2], "amin"})); }},
+      {"aten.masked_scatter.default", "broadcast mask, a larger source",
+       {real({3, 4}), bools({4}, {1, 0, 1, 1}), real({11}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.masked_scatter.default", {x[0], x[1], x[2]})); }},
+      {"aten.select_scatter.default", "dim 1", {real({3, 4}), real({3}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.select_scatter.default", {x[0], x[1], 1, -2})); }},
+  };
+}
+
+// Each padding op and its backward op: batched, one pad negative (a crop), a transposed input.
+std::vector<GradCase> paddingCases() {
+  std::vector<GradCase> cases;
+  for (int dims : {1, 2, 3}) {
+    for (const char* kind : {"reflection", "replication"}) {
+      const std::string pad = std::string(kind) + "_pad" + std::to_string(dims) + "d";
+      IntList padding, sizes{2, 3}, padded{2, 3};
+      for (int k = 0; k < dims; ++k) {
+        padding.insert(padding.end(), {2, k == 0 ? -1 : 1});
+        sizes.push_back(4);
+        padded.push_back(k == dims - 1 ? 5 : 7);  // the last dim is padded by (2, -1)
+      }
+      const std::string forward = "aten." + pad + ".default", backward = "aten." + pad + "_backward.default";
+      cases.push_back({forward, "", {real(sizes)}, [=](const TensorList& x) { return one(op1(forward, {x[0], padding})); }});
+      cases.push_back({backward, "", {real(padded), real(sizes, -2, 2, 1)},
+                       [=](const TensorList& x) { return one(op1(backward, {x[0], x[1], padding})); }});
+    }
+  }
+  cases.push_back({"aten.reflection_pad2d.default", "a transposed input", {real({3, 5, 4})}, [](const TensorList& x) {
+                     return one(op1("aten.reflection_pad2d.default", {transpose(x[0], 1, 2), IntList{1, 2, 0, 3}}));
+                   }});
+  return cases;
+}
+
+// Upsampling, default and .vec, and the backward ops.
+std::vector<GradCase> upsampleCases() {
+  std::vector<GradCase> cases;
+  for (const std::string kind : {"nearest", "bilinear"}) {
+    const std::string name = "aten.upsample_" + kind + "2d";
+    const bool bilinear = kind == "bilinear";
+    const Arg scales(Value(ValueList{Value(1.5), Value(2.0)}));  // float[] scale_factors
+    auto withCorners = [bilinear](frontend::Args args, size_t at) {
+      if (bilinear) args.insert(args.begin() + static_cast<std::ptrdiff_t>(at), false);
+      return args;
+    };
+    cases.push_back({name + ".default", "5x7 from 3x4", {real({1, 2, 3, 4})}, [=](const TensorList& x) {
+                       return one(op1(name + ".default", withCorners(frontend::Args{x[0], IntList{5, 7}, None{}, None{}}, 2)));
+                     }});
+    cases.push_back({name + ".vec", "scale factors", {real({1, 2, 3, 4})}, [=](const TensorList& x) {
+                       return one(op1(name + ".vec", withCorners(frontend::Args{x[0], None{}, scales}, 2)));
+                     }});
+    cases.push_back({name + "_backward.default", "", {real({1, 2, 5, 7})}, [=](const TensorList& x) {
+                       return one(op1(name + "_backward.default",
+                                      withCorners(frontend::Args{x[0], IntList{5, 7}, IntList{1, 2, 3, 4}, None{}, None{}}, 3)));
+                     }});
+    cases.push_back({name + "_backward.vec", "", {real({1, 2, 4, 8})}, [=](const TensorList& x) {
+                       return one(op1(name + "_backward.vec",
+                                      withCorners(frontend::Args{x[0], None{}, IntList{1, 2, 3, 4}, scales}, 3)));
+                     }});
+  }
+  return cases;
+}
+
+}  // namespace
+
 // Long: a table, one case per entry.
 std::vector<GradCase> nnGradCases() {
   const IntList k2{2, 2}, one1{1, 1}, zero2{0, 0};
-  return {
+  std::vector<GradCase> all = {
       {"aten.native_layer_norm.default", "weight and bias", {real({2, 3, 4}), real({4}, 0.5, 2, 1), real({4}, -1, 1, 2)},
        [](const TensorList& x) {
          return callOp("aten.native_layer_norm.default", {x[0], SymValues{4}, x[1], x[2], 1e-5});
@@ -82,15 +183,6 @@ std::vector<GradCase> nnGradCases() {
       {"aten.nll_loss_forward.default", "none, 1-d input", {real({4}), ints({}, {2})},
        [](const TensorList& x) { return callOp("aten.nll_loss_forward.default", {x[0], x[1], None{}, 0, -100}); },
        {0}},
-      {"aten.gather.default", "dim 1, repeated indices, index smaller than self",
-       {real({3, 4}), ints({2, 3}, {0, 3, 3, 1, 1, 2})},
-       [](const TensorList& x) { return one(op1("aten.gather.default", {x[0], 1, x[1]})); }},
-      {"aten.gather.default", "dim 0 of a transposed input", {real({4, 3}), ints({2, 4}, {2, 0, 1, 2, 2, 2, 0, 1})},
-       [](const TensorList& x) { return one(op1("aten.gather.default", {t(x[0]), 0, x[1]})); }},
-      {"aten.index_select.default", "dim 1, repeated indices", {real({2, 3, 4}), ints({5}, {2, 0, 2, 1, 2})},
-       [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 1, x[1]})); }},
-      {"aten.index_select.default", "dim 0, 0-d index", {real({3, 4}), ints({}, {2})},
-       [](const TensorList& x) { return one(op1("aten.index_select.default", {x[0], 0, x[1]})); }},
       {"aten._adaptive_avg_pool2d.default", "overlapping windows", {real({2, 2, 5, 7})},
        [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool2d.default", {x[0], IntList{3, 4}})); }},
       {"aten._adaptive_avg_pool2d.default", "3-d, upsampling, transposed input", {real({2, 3, 4})},
@@ -100,6 +192,14 @@ std::vector<GradCase> nnGradCases() {
       {"aten.max_pool2d_with_indices.default", "stride [] (the kernel size)", {noTies({1, 2, 6, 6})},
        [](const TensorList& x) { return callOp("aten.max_pool2d_with_indices.default", {x[0], IntList{3, 2}, IntList{}}); }},
   };
+  // Every output carries a gradient, mean and rstd too (PyTorch differentiates them).
+  all.push_back({"aten.native_group_norm.default", "weight and bias", {real({2, 4, 3}), real({4}, 0.5, 2, 1), real({4}, -1, 1, 2)},
+                 [](const TensorList& x) { return callOp("aten.native_group_norm.default", {x[0], x[1], x[2], 2, 4, 3, 2, 1e-5}); }});
+  all.push_back({"aten.native_group_norm.default", "bias without weight, 4-d", {real({2, 4, 2, 2}), real({4}, -1, 1, 2)},
+                 [](const TensorList& x) { return callOp("aten.native_group_norm.default", {x[0], None{}, x[1], 2, 4, 4, 4, 1e-5}); }});
+  for (auto part : {indexingCases, paddingCases, upsampleCases})
+    for (auto& c : part()) all.push_back(std::move(c));
+  return all;
 }
 
 }  // namespace fathom::testing

@@ -44,6 +44,28 @@ std::vector<GradCase> reductionGradCases() {
       reduce("aten._softmax.default", "", real({3, 4}), {1, false}),
       reduce("aten._softmax.default", "dim 0, transposed", real({4, 3}), {0, false}, {}, true),
       reduce("aten._log_softmax.default", "", real({3, 4}), {-1, false}),
+      reduce("aten.amin.default", "one dim", noTies({3, 4}), {IntList{1}, false}),
+      reduce("aten.amin.default", "two dims, keepdim, transposed", noTies({4, 3}), {IntList{0, 1}, true}, {}, true),
+      {"aten.min.dim", "dim 1", {noTies({3, 4})}, [](const TensorList& x) { return callOp("aten.min.dim", {x[0], 1}); }},
+      {"aten.min.dim", "keepdim, transposed",
+       {noTies({4, 3})}, [](const TensorList& x) { return callOp("aten.min.dim", {t(x[0]), 0, true}); }},
+      reduce("aten.var.dim", "unbiased", real({3, 4}), {IntList{1}, true}),
+      reduce("aten.var.dim", "biased, all dims, keepdim, transposed", real({4, 3}), {None{}, false, true}, {}, true),
+      reduce("aten.prod.default", "", real({3, 4}, 0.5, 1.5), {}),
+      reduce("aten.prod.default", "transposed, one zero", GradInput{{2, 3}, {1.5, -0.5, 0, 2, 0.75, -1.25}}, {}, {}, true),
+      reduce("aten.prod.dim_int", "", real({3, 4}, -1.5, 1.5), {1}),
+      // Rows with no zero, one zero (its gradient is the product of the others) and two zeros (all 0).
+      reduce("aten.prod.dim_int", "zeros, keepdim", GradInput{{3, 4}, {1.5, -2, 0.5, 1.25, 0, 1.5, -0.75, 2, 0, 1, 0, 0.5}},
+             {-1, true}),
+      // The values output; indices are not differentiable.
+      {"aten.sort.default", "dim 0, descending", {noTies({3, 4})},
+       [](const TensorList& x) { return callOp("aten.sort.default", {x[0], 0, true}); }},
+      {"aten.sort.default", "a transposed input", {noTies({4, 3})},
+       [](const TensorList& x) { return callOp("aten.sort.default", {t(x[0])}); }},
+      {"aten.topk.default", "k 2 of the last dim", {noTies({3, 4})},
+       [](const TensorList& x) { return callOp("aten.topk.default", {x[0], 2}); }},
+      {"aten.topk.default", "smallest 2 along dim 0", {noTies({4, 3})},
+       [](const TensorList& x) { return callOp("aten.topk.default", {x[0], 2, 0, false}); }},
   };
 }
 

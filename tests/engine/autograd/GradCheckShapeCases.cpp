@@ -48,6 +48,15 @@ std::vector<GradCase> shapeGradCases() {
       {"aten.stack.default", "", {real({3, 4}), real({3, 4}, -2, 2, 1)},
        [](const TensorList& x) { return one(op1("aten.stack.default", {std::vector<Tensor>{x[0], x[1]}, 1})); }},
       view1("aten.flip.default", "", real({3, 4}), {IntList{0, 1}}),
+      view1("aten.diagonal.default", "offset 1", real({3, 4}), {1}),
+      view1("aten.diagonal.default", "dims 1 and 0 of a transposed input, below the diagonal", real({4, 3}), {-1, 1, 0}, true),
+      view1("aten.diagonal.default", "dims 2 and 0 of a 3-d input", real({2, 3, 4}), {1, 2, 0}),
+      view1("aten.repeat.default", "new leading dim", real({2, 3}), {IntList{2, 1, 3}}),
+      view1("aten.repeat.default", "a transposed input", real({3, 2}), {IntList{2, 2}}, true),
+      {"aten.copy.default", "broadcast src of another dtype", {real({3, 4}), real({4}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.copy.default", {x[0], x[1]})); }},
+      {"aten.copy.default", "same sizes (the result is src)", {real({3, 4}), real({4, 3}, -2, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.copy.default", {x[0], t(x[1])})); }},
   };
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 std::vector<GradCase> allCases() {
   std::vector<GradCase> all;
-  for (auto family : {pointwiseGradCases, backwardGradCases, reductionGradCases, matmulGradCases, shapeGradCases,
+  for (auto family : {pointwiseGradCases, mathGradCases, backwardGradCases, reductionGradCases, matmulGradCases, shapeGradCases,
                       nnGradCases, activationGradCases, scatterGradCases}) {
     auto cases = family();
     all.insert(all.end(), cases.begin(), cases.end());

@@ -2,6 +2,8 @@
 // what is wrong. Each case is a minimal document with exactly one problem.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "engine/dump/Dump.h"
 
 namespace fathom {
@@ -84,6 +86,25 @@ TEST(DumpReaderErrorsTest, InputsMustMatchPlaceholders) {
   std::string data = R"({"format": "fathom-dump", "version": 1, "graphs": {"forward": {"nodes": [)" + kX + "," + kOut +
                      R"(]}}, "inputs": {"forward": [{"name": "x", "dtype": "float32", "sizes": [2, 3], "data": [1, 2]}]}})";
   EXPECT_EQ(errorOf(data), "f.json: /inputs/forward/0/data: has 2 values but the sizes need 6");
+}
+
+// Inline input data takes the floats JSON cannot write as {"float": "nan" | "inf" | "-inf"}.
+TEST(DumpReaderErrorsTest, InlineDataTakesNonFiniteFloats) {
+  auto withData = [](const std::string& data) {
+    return R"({"format": "fathom-dump", "version": 1, "graphs": {"forward": {"nodes": [)" + kX + "," + kOut +
+           R"(]}}, "inputs": {"forward": [{"name": "x", "dtype": "float32", "sizes": [2, 3], "data": )" + data + "}]}}";
+  };
+  auto d = parseDump(withData(R"([1, {"float": "nan"}, {"float": "inf"}, {"float": "-inf"}, true, -0.5])"), "f.json");
+  ASSERT_TRUE(d.ok()) << d.error().str();
+  const std::vector<double>& data = d->inputs.at(0).second.at(0).data;
+  ASSERT_EQ(data.size(), 6u);
+  EXPECT_TRUE(std::isnan(data[1]));
+  EXPECT_EQ(data[2], INFINITY);
+  EXPECT_EQ(data[3], -INFINITY);
+  EXPECT_EQ(errorOf(withData(R"([1, {"float": "huge"}, 3, 4, 5, 6])")),
+            "f.json: /inputs/forward/0/data/1/float: expected inf, -inf or nan");
+  EXPECT_EQ(errorOf(withData(R"([1, {"double": "nan"}, 3, 4, 5, 6])")),
+            "f.json: /inputs/forward/0/data/1: expected a number but found an object");
 }
 
 TEST(DumpReaderErrorsTest, MissingFile) {

@@ -98,7 +98,7 @@ TEST(GraphTest, UnknownOpSuggestsNearNames) {
   g.append(placeholder("x"));
   g.append(call("r", "aten.relu.defualt", {NodeRef{0}}));
   g.append(output({NodeRef{1}}));
-  EXPECT_EQ(verifyError(g), "%r: unknown op 'aten.relu.defualt' (did you mean aten.relu.default, aten.gelu.default, aten.relu_.default?)");
+  EXPECT_EQ(verifyError(g), "%r: unknown op 'aten.relu.defualt' (did you mean aten.relu.default, aten.elu.default, aten.gelu.default?)");
 }
 
 TEST(GraphTest, ArityAndTypesFollowTheSchema) {

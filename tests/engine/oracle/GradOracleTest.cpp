@@ -31,6 +31,7 @@ using FTensor = frontend::Tensor;
 // formula fails.
 const std::set<std::string> kNoFormula = {
     "aten.native_layer_norm_backward.default", "aten.native_batch_norm_backward.default",
+    "aten.native_group_norm_backward.default",
     "aten.convolution_backward.default", "aten.as_strided.default"};
 
 // Cases where PyTorch 1.13's gradient is not the derivative of its own op, so Fathom (checked

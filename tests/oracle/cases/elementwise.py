@@ -113,8 +113,8 @@ def cases(c):
 # which are seeded by creation order, stay the same) ------------------------------------------
 INTS = (torch.int64, torch.int32, torch.int8, torch.uint8)
 NAN, INF = float("nan"), float("inf")
-# A (3, 4) of edge values. Inputs stay finite: the dump reader does not read non-finite input data
-# yet (NaN and inf still appear as arguments and as results).
+# A (3, 4) of edge values, finite (math.py's SPECIALS add NaN and infinities, which the dump
+# reader takes in inline input data as {"float": "nan"}).
 SPECIALS = [-0.0, 0.0, -1.0, 1.0, 2.5, -2.5, 0.5, 3.0, -3.0, 1e30, -1e30, 1e-30]
 
 

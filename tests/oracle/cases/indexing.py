@@ -5,6 +5,8 @@ tensors, every reduction with and without class weights and ignore_index, and th
 PyTorch raises (bad index dtype, out-of-range indices, shape mismatches, bad dims)."""
 import torch
 
+from oracle import layouts_for
+
 DTYPES = (torch.float64, torch.bfloat16, torch.float16, torch.int64, torch.int32, torch.int8, torch.bool)
 SELF_LAYOUTS = [((3, 4), "contiguous"), ((3, 4), "transposed"), ((3, 4), "expanded"), ((3, 4), "sliced"),
                 ((2, 3, 4), "permuted"), ((2, 3, 2, 3), "channels_last"), ((2, 3, 2, 3), "permuted")]
@@ -197,3 +199,111 @@ def cases(c):
     embedding_backward(c)
     nll_forward(c)
     nll_backward(c)
+    scatter(c)
+    select_scatter(c)
+    scatter_reduce(c)
+    masked_scatter(c)
+
+
+# ---- Core ATen's scatters (issue 24), appended so the inputs above (seeded by creation order)
+# stay the same --------------------------------------------------------------------------------
+def unique_index(c, shape, dim, size):
+    """An int64 index of `shape` whose values along `dim` are distinct, in [0, size): scatter.src
+    writes each place once, so the result does not depend on the order of the writes."""
+    grids = torch.meshgrid(*[torch.arange(n) for n in shape], indexing="ij") if shape else []
+    v = grids[dim].clone() if shape else torch.tensor(0)
+    for d, g in enumerate(grids):
+        if d != dim:
+            v += 2 * g
+    return c.t(shape, dtype=torch.int64, values=(v % size).reshape(-1).tolist())
+
+
+def scatter(c):
+    for shape, layout in SELF_LAYOUTS:
+        for dim in range(-len(shape), len(shape)):
+            index_shape = list(shape)
+            index_shape[dim] = min(2, shape[dim])
+            self_, src = c.t(shape, layout=layout), c.t(shape, layout=layout)
+            c.op("aten.scatter.src", self_, dim, unique_index(c, index_shape, dim, shape[dim]), src)
+            c.op("aten.scatter.value", self_, dim, c.index(index_shape, shape[dim]), -1.5)
+            c.op("aten.scatter_add.default", self_, dim, c.index(index_shape, shape[dim]), src)
+    for layout in ("transposed", "expanded", "sliced"):  # index layouts (duplicates: sums are exact)
+        c.op("aten.scatter_add.default", c.t((3, 4)), 1, c.index((3, 4), 4, layout=layout), c.t((3, 4)))
+        c.op("aten.scatter.value", c.t((3, 4)), 0, c.index((3, 4), 3, layout=layout), 2)
+    c.op("aten.scatter.src", c.t((4, 5)), 0, unique_index(c, (2, 3), 0, 4), c.t((3, 6)))  # index smaller than both
+    c.op("aten.scatter_add.default", c.t((4, 5)), 1, c.index((3, 7), 5), c.t((3, 8)))  # index longer along dim
+    for dtype in DTYPES:
+        c.op("aten.scatter.src", c.t((3, 4), dtype=dtype), 1, unique_index(c, (3, 2), 1, 4), c.t((3, 4), dtype=dtype))
+        c.op("aten.scatter.value", c.t((3, 4), dtype=dtype), 0, c.index((2, 4), 3), 3)
+        c.op("aten.scatter_add.default", c.t((3, 4), dtype=dtype), 0, c.index((2, 4), 3), c.t((2, 4), dtype=dtype))
+    c.op("aten.scatter.value", c.t((3, 4), dtype=torch.int32), 0, c.index((2, 4), 3), 2.5)  # truncates
+    c.op("aten.scatter.src", c.t(()), 0, c.index((), 1), c.t(()))
+    c.op("aten.scatter_add.default", c.t((3,)), 0, c.index((), 3), c.t(()))
+    c.op("aten.scatter.src", c.t((3, 4)), 0, c.index((0, 4), 3), c.t((3, 4)))  # empty index: a copy
+    c.op("aten.scatter.src", c.t((3, 4)), 0, c.index((0, 9), 3), c.t((3, 4)))  # ... and no shape check
+    c.op("aten.scatter.src", c.t((3, 4)), 0, c.index((2, 4), 3, dtype=torch.int32), c.t((3, 4)))  # error: int32
+    c.op("aten.scatter.src", c.t((3, 4)), 0, c.index((2, 4), 3), c.t((3, 4), dtype=torch.float64))  # error: dtypes
+    c.op("aten.scatter_add.default", c.t((3, 4)), 0, c.index((2, 4), 3), c.t((3, 4), dtype=torch.float64))  # error
+    c.op("aten.scatter.src", c.t((3, 4)), 0, c.t((1, 1), dtype=torch.int64, values=[3]), c.t((3, 4)))  # error: range
+    c.op("aten.scatter.value", c.t((3, 4)), 0, c.t((1, 1), dtype=torch.int64, values=[-1]), 1.0)  # error: negative
+    c.op("aten.scatter.src", c.t((3, 4)), 0, c.index((1, 5), 3), c.t((2, 4)))  # error: index larger than self
+    c.op("aten.scatter_add.default", c.t((3, 4)), 0, c.index((2, 4), 3), c.t((1, 4)))  # error: ... than src
+    c.op("aten.scatter.src", c.t((3, 4)), 0, c.index((4,), 3), c.t((3, 4)))  # error: rank mismatch
+    c.op("aten.scatter.value", c.t((3, 4), dtype=torch.int8), 0, c.index((2, 4), 3), 300)  # error: overflow
+    c.op("aten.scatter.src", c.t((3, 4)), 2, c.index((3, 4), 3), c.t((3, 4)))  # error: bad dim
+
+
+def select_scatter(c):
+    for shape, layout in SELF_LAYOUTS:
+        for dim in range(-len(shape), len(shape)):
+            src_shape = [n for d, n in enumerate(shape) if d != dim % len(shape)]
+            c.op("aten.select_scatter.default", c.t(shape, layout=layout), c.t(src_shape), dim, 1)
+            src_layout = layout if layout in layouts_for(len(src_shape)) else "sliced"
+            c.op("aten.select_scatter.default", c.t(shape), c.t(src_shape, layout=src_layout), dim, -1)
+    c.op("aten.select_scatter.default", c.t((3, 4)), c.t((4,), dtype=torch.float64), 0, 0)  # converts src
+    c.op("aten.select_scatter.default", c.t((3, 4), dtype=torch.int32), c.t((3,)), 1, 2)
+    c.op("aten.select_scatter.default", c.t((3, 4)), c.t((3,)), 0, 0)  # error: src shape
+    c.op("aten.select_scatter.default", c.t((3, 4)), c.t((1, 4)), 0, 0)  # error: src shape (no broadcast)
+    c.op("aten.select_scatter.default", c.t((3, 4)), c.t((4,)), 0, 3)  # error: index
+    c.op("aten.select_scatter.default", c.t(()), c.t(()), 0, 0)  # error: 0-dim
+
+
+def scatter_reduce(c):
+    name = "aten.scatter_reduce.two"
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            for shape, layout in SELF_LAYOUTS[:5]:
+                dim = len(shape) - 1
+                index_shape = list(shape)
+                index_shape[dim] = 5  # repeated places
+                c.op(name, c.t(shape, layout=layout, lo=-2, hi=2), dim, c.index(index_shape, shape[dim]),
+                     c.t(index_shape, lo=-2, hi=2), reduce, include_self=include_self)
+            c.op(name, c.t((3, 4), lo=-2, hi=2), 0, c.index((2, 4), 3), c.t((2, 4), lo=-2, hi=2), reduce,
+                 include_self=include_self)
+            for dtype in (torch.float64, torch.int64, torch.int32):
+                c.op(name, c.t((3, 4), dtype=dtype, lo=-9, hi=9), 1, c.index((3, 6), 4),
+                     c.t((3, 6), dtype=dtype, lo=-9, hi=9), reduce, include_self=include_self)
+        c.op(name, c.t((3, 4), values=[1, float("nan"), 2, 3] * 3), 1, c.index((3, 4), 4),
+             c.t((3, 4), values=[float("nan"), 1, 2, 3] * 3), reduce)
+    c.op(name, c.t((3, 4)), 1, c.index((3, 4), 4), c.t((3, 4)), "max")  # error: unknown reduction
+    c.op(name, c.t((3, 4)), 1, c.index((3, 4), 4), c.t((3, 4), dtype=torch.float64), "sum")  # error: dtypes
+    c.op(name, c.t((3, 4)), 1, c.index((0, 4), 4), c.t((3, 4)), "prod", include_self=False)  # empty index
+
+
+def masked_scatter(c):
+    name = "aten.masked_scatter.default"
+    for shape, layout in SELF_LAYOUTS:
+        n = 1
+        for s_ in shape:
+            n *= s_
+        c.op(name, c.t(shape, layout=layout), c.t(shape, dtype=torch.bool), c.t((n,)))
+        c.op(name, c.t(shape), c.t(shape, dtype=torch.bool, layout=layout), c.t((n + 3,)))
+    c.op(name, c.t((3, 4)), c.t((4,), dtype=torch.bool), c.t((2, 6), layout="transposed"))  # mask broadcasts
+    c.op(name, c.t((1, 4)), c.t((3, 1), dtype=torch.bool), c.t((12,)))  # self broadcasts
+    c.op(name, c.t((3, 4)), c.t((3, 4), dtype=torch.uint8, lo=0, hi=2), c.t((12,)))
+    for dtype in (torch.float64, torch.int64, torch.bool, torch.float16):
+        c.op(name, c.t((3, 4), dtype=dtype), c.t((3, 4), dtype=torch.bool), c.t((12,), dtype=dtype))
+    c.op(name, c.t((3, 4)), c.t((3, 4), dtype=torch.bool, values=[1] * 12), c.t((5,)))  # error: source too small
+    c.op(name, c.t((3, 4)), c.t((3, 4), dtype=torch.bool), c.t((12,), dtype=torch.float64))  # error: dtypes
+    # (A float mask: 1.13 reads its raw bytes as booleans; Fathom refuses it, as later versions do.)
+    c.op(name, c.t((3, 4)), c.t((5,), dtype=torch.bool), c.t((12,)))  # error: broadcast

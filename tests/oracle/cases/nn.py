@@ -328,4 +328,111 @@ def cases(c):
     avg_pool_cases(c)
     dropout_cases(c)
     bernoulli_cases(c)
-    avg_pool_backward_cases(c)  # last: cases are seeded by creation order
+    avg_pool_backward_cases(c)  # cases are seeded by creation order: new ones go after
+    padding_cases(c)
+    padding_backward_cases(c)
+    upsample_cases(c)
+    upsample_backward_cases(c)
+
+
+# ---- Core ATen's padding (issue 24) -----------------------------------------------------------
+PADS = {1: ((1, 2), (0, 0), (-1, 2), (2, -1), (3, 3)), 2: ((1, 2, 2, 1), (0, 0, 1, 0), (-1, 1, 2, -2), (3, 3, 3, 3)),
+        3: ((1, 1, 1, 1, 1, 1), (0, 2, -1, 1, 1, 0), (2, 0, 0, 2, 1, 1))}
+
+
+def pad_inputs(c, dims):
+    """Unbatched and batched inputs of a dims-d pad in several layouts (4 along every padded dim)."""
+    out = []
+    for batch in ((3,), (2, 3)):
+        shape = batch + (4,) * dims
+        for layout in ("contiguous", "transposed", "permuted", "sliced", "expanded", "channels_last"):
+            if (layout == "channels_last" and len(shape) != 4) or (layout == "permuted" and len(shape) < 3):
+                continue
+            out.append(c.t(shape, layout=layout))
+    return out
+
+
+def padding_cases(c):
+    for dims in (1, 2, 3):
+        for kind in ("reflection", "replication"):
+            name = "aten.%s_pad%dd.default" % (kind, dims)
+            for x in pad_inputs(c, dims):
+                for pad in PADS[dims][:2]:
+                    c.op(name, x, list(pad))
+            x = c.t((2,) + (4,) * dims)
+            for pad in PADS[dims]:
+                c.op(name, x, list(pad))  # reflection: 4 is too much for a dim of 4 (error)
+            c.op(name, c.t((2,) + (4,) * dims, dtype=torch.float64), list(PADS[dims][0]))
+            c.op(name, c.t((2,) + (4,) * dims, dtype=torch.int64), list(PADS[dims][0]))  # no kernel: dropped
+            c.op(name, c.t((0, 2) + (4,) * dims), list(PADS[dims][0]))  # an empty batch
+            c.op(name, c.t((2, 0) + (4,) * dims), list(PADS[dims][0]))  # error: empty channels
+            c.op(name, c.t((4,) * dims), list(PADS[dims][0]))  # error: rank
+            c.op(name, c.t((2,) + (1,) * dims), [-1, 0] * dims)  # error: nothing left
+            if kind == "replication" or dims == 3:  # (1.13's reflection_pad1d/2d read the first 2/4 and go on)
+                c.op(name, c.t((2, 3) + (4,) * dims), [1] * (2 * dims + 2))  # error: padding length
+
+
+def padding_backward_cases(c):
+    for dims in (1, 2, 3):
+        for kind in ("reflection", "replication"):
+            fwd = getattr(torch.ops.aten, "%s_pad%dd" % (kind, dims)).default
+            name = "aten.%s_pad%dd_backward.default" % (kind, dims)
+            for x in pad_inputs(c, dims)[:3]:
+                for pad in PADS[dims][:3]:
+                    grad_shape = list(fwd(x, list(pad)).shape)
+                    c.op(name, c.t(grad_shape), x, list(pad))
+            x = c.t((2, 3) + (4,) * dims)
+            grad_shape = list(fwd(x, list(PADS[dims][0])).shape)
+            c.op(name, c.t(grad_shape, layout="transposed"), x, list(PADS[dims][0]))
+            c.op(name, c.t(grad_shape, dtype=torch.float64), x.double(), list(PADS[dims][0]))
+            if (kind, dims) != ("replication", 3):  # 1.13's replication_pad3d_backward does not check it
+                c.op(name, c.t(grad_shape[:-1] + [grad_shape[-1] + 1]), x, list(PADS[dims][0]))  # error: grad width
+
+
+# ---- Core ATen's upsampling (issue 24) --------------------------------------------------------
+UPSAMPLE_SIZES = ([6, 8], [3, 4], [5, 7], [2, 3], [1, 1], [3, 9])  # x2, x1, odd, shrink, 1, mixed
+
+
+def upsample_inputs(c):
+    return [c.t((2, 3, 3, 4), layout=layout) for layout in ("contiguous", "channels_last", "permuted", "sliced", "transposed")]
+
+
+def upsample_cases(c):
+    for kind, extra in (("nearest", ()), ("bilinear", (False,)), ("bilinear", (True,))):
+        name, vec = "aten.upsample_%s2d.default" % kind, "aten.upsample_%s2d.vec" % kind
+        for x in upsample_inputs(c):
+            c.op(name, x, [6, 8], *extra)
+            c.op(vec, x, None, *extra, [2.0, 2.0])
+        x = c.t((2, 3, 3, 4))
+        for size in UPSAMPLE_SIZES:
+            c.op(name, x, size, *extra)
+        for scales in ([2.0, 2.0], [1.5, 1.5], [0.5, 0.7], [3.0, 1.0], [1.7, 2.3]):
+            c.op(vec, x, None, *extra, scales)
+            c.op(name, x, [int(3 * scales[0]), int(4 * scales[1])], *extra, *scales)  # explicit scales
+        c.op(vec, x, [5, 7], *extra, None)
+        for dtype in (torch.float64, torch.bfloat16, torch.float16):
+            # bfloat16 bilinear: 1.13 rounds its interpolation weights in ways Fathom does not
+            # follow exactly (the scale is rounded to bfloat16, as here; the rest varies with the
+            # vectorized path): within a bfloat16 ulp of the result, or 0.01 near zero
+            tol = (0.016, 0.01) if dtype == torch.bfloat16 and kind == "bilinear" else None
+            c.op(name, c.t((2, 3, 3, 4), dtype=dtype), [5, 7], *extra, tol=tol)
+        c.op(name, c.t((0, 3, 3, 4)), [5, 7], *extra)  # empty batch
+        c.op(name, c.t((2, 0, 3, 4)), [5, 7], *extra)  # error: empty channels
+        c.op(name, c.t((3, 3, 4)), [5, 7], *extra)  # error: 3-d
+        c.op(name, x, [0, 7], *extra)  # error: empty output
+        c.op(vec, x, [5, 7], *extra, [2.0, 2.0])  # error: both
+        c.op(vec, x, None, *extra, None)  # error: neither
+
+
+def upsample_backward_cases(c):
+    for kind, extra in (("nearest", ()), ("bilinear", (False,)), ("bilinear", (True,))):
+        name, vec = "aten.upsample_%s2d_backward.default" % kind, "aten.upsample_%s2d_backward.vec" % kind
+        for size in UPSAMPLE_SIZES:
+            c.op(name, c.t([2, 3] + size), size, [2, 3, 3, 4], *extra)
+        c.op(name, c.t((2, 3, 6, 8), layout="channels_last"), [6, 8], [2, 3, 3, 4], *extra)
+        c.op(name, c.t((2, 3, 6, 8), layout="permuted"), [6, 8], [2, 3, 3, 4], *extra)
+        c.op(name, c.t((2, 3, 5, 7), dtype=torch.float64), [5, 7], [2, 3, 3, 4], *extra)
+        c.op(name, c.t((2, 3, 4, 6)), [4, 6], [2, 3, 3, 4], *extra, 1.5, 1.5)
+        c.op(vec, c.t((2, 3, 4, 6)), None, [2, 3, 3, 4], *extra, [1.5, 1.5])
+        c.op(vec, c.t((2, 3, 5, 7)), [5, 7], [2, 3, 3, 4], *extra, None)
+        c.op(name, c.t((2, 3, 5, 8)), [5, 7], [2, 3, 3, 4], *extra)  # error: gradient shape

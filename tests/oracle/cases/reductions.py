@@ -1,4 +1,5 @@
-"""Reductions (sum, mean, amax, max.dim, var, argmax, cumsum) and normalizations (softmax,
+"""Reductions (sum, mean, amax, amin, max.dim, min.dim, var, argmax, argmin, prod, any, cumsum) and
+normalizations (softmax,
 log_softmax, layer_norm, and their backward): every layout of STANDARD, dims incl. negative and
 empty lists, keepdim, dtypes, size-0 reductions, and errors. PyTorch 1.13 lays every result out
 contiguously, whatever the input's strides; the layout sweep checks exactly that."""
@@ -68,8 +69,7 @@ def max_like(c):
         c.op("aten.amax.default", x)  # default dim=[]: every dim (error when empty)
         if not empty:
             c.op("aten.amax.default", x, [], True)
-    # ties: the first maximum. (NaN and inf inputs are unit-tested in ReductionOpsTest.cpp: the
-    # dump reader does not take them in inline input data yet.)
+    # ties: the first maximum. (NaN and inf inputs: see core_aten below.)
     ties = c.t((2, 4), values=[1, 3, 3, 2, 5, 5, 5, 5])
     for x in (ties,):
         c.op("aten.amax.default", x, [1])
@@ -240,3 +240,178 @@ def cases(c):
     cumsum(c)
     softmax(c)
     layer_norm(c)
+    min_like(c)
+    var_dim(c)
+    prod_any(c)
+    sort_topk(c)
+    group_norm(c)
+
+
+# ---- Core ATen's other reductions (appended after the cases above so their inputs, which are
+# seeded by creation order, stay the same) ------------------------------------------------------
+NAN, INF = float("nan"), float("inf")
+
+
+def min_like(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout)
+        for keepdim in (False, True):
+            for dims in dims_for(len(shape)):
+                c.op("aten.amin.default", x, dims, keepdim)
+                if len(dims) == 1:
+                    c.op("aten.min.dim", x, dims[0], keepdim)
+                    c.op("aten.argmin.default", x, dims[0], keepdim)
+            c.op("aten.argmin.default", x, None, keepdim)
+        c.op("aten.amin.default", x)
+    ties = c.t((2, 4), values=[1, 3, 1, 2, 5, 5, 5, 5])
+    specials = c.t((3, 4), values=[1, NAN, -INF, 2, INF, 3, -1, NAN, 0.0, -0.0, -0.0, 0.0])
+    for x in (ties, specials):
+        for name in ("aten.amin.default", "aten.amax.default"):
+            c.op(name, x, [1])
+            c.op(name, x, [0], True)
+        for name in ("aten.min.dim", "aten.max.dim"):
+            c.op(name, x, 1)
+            c.op(name, x, 0, True)
+        for name in ("aten.argmin.default", "aten.argmax.default"):
+            c.op(name, x, 1)
+            c.op(name, x)
+    for dtype in FLOATS[1:] + INTS:
+        x = c.t((3, 4), dtype=dtype, lo=0 if dtype == torch.uint8 else -4, hi=8)
+        c.op("aten.amin.default", x, [1])
+        c.op("aten.min.dim", x, 0)
+        c.op("aten.argmin.default", x, -1, True)
+        c.op("aten.argmin.default", x)
+    c.op("aten.amin.default", c.t((0, 4)), [-2])
+    c.op("aten.amin.default", c.t((0, 4)), [1])
+    c.op("aten.min.dim", c.t((0, 4)), 0)
+    c.op("aten.argmin.default", c.t((0, 4)), 0)
+    c.op("aten.argmin.default", c.t((0, 4)))
+    c.op("aten.min.dim", c.t((3, 4)), 2)
+    c.op("aten.argmin.default", c.t(()), 1)
+
+
+def var_dim(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout)
+        for dims in dims_for(len(shape))[:3]:
+            for unbiased in (False, True):
+                c.op("aten.var.dim", x, dims, unbiased)
+        c.op("aten.var.dim", x, None, True, True)
+    c.op("aten.var.dim", c.t((3, 4)), [1], False, True)
+    c.op("aten.var.dim", c.t((3, 1)), [1])  # one element, unbiased: nan
+    c.op("aten.var.dim", c.t((3, 1)), [1], False)
+    c.op("aten.var.dim", c.t((3, 4), dtype=torch.float64), [], True)
+    for dtype in FLOATS[1:]:
+        c.op("aten.var.dim", c.t((3, 4), dtype=dtype), [0], True)
+    c.op("aten.var.dim", c.t((3, 4), values=[1, NAN, 2, 3, INF, 1, 2, 3, 1, 2, 3, 4]), [1])
+    c.op("aten.var.dim", c.t((3, 4), dtype=torch.int64), [1])  # error
+
+
+def prod_any(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout, lo=-2, hi=2)
+        c.op("aten.prod.default", x)
+        c.op("aten.any.default", x)
+        for d in range(-1, max(len(shape), 1)):
+            for keepdim in (False, True):
+                c.op("aten.prod.dim_int", x, d, keepdim)
+                c.op("aten.any.dim", x, d, keepdim)
+    for dtype in FLOATS[1:] + INTS + (torch.int8,):
+        x = c.t((3, 4), dtype=dtype, lo=0 if dtype == torch.uint8 else -3, hi=4)
+        c.op("aten.prod.default", x)
+        c.op("aten.prod.dim_int", x, 1)
+        c.op("aten.any.default", x)
+        c.op("aten.any.dim", x, 0, True)
+    zeros = c.t((3, 4), values=[1, 0, 2, 3, 0, 0, 2, 1, 1.5, -2, 0.5, 3])  # no, one and two zeros per row
+    c.op("aten.prod.dim_int", zeros, 1)
+    c.op("aten.prod.dim_int", zeros, 0, True)
+    c.op("aten.prod.default", zeros)
+    c.op("aten.prod.default", c.t((2, 3), values=[1, 2, 3, 0.5, 1.5, 2]))
+    c.op("aten.prod.dim_int", c.t((2, 3, 4), layout="permuted"), 1, dtype=torch.float64)
+    c.op("aten.prod.default", c.t((3, 4), dtype=torch.int32), dtype=torch.float32)
+    c.op("aten.prod.default", c.t((3, 4), lo=-2, hi=2), dtype=torch.int64)  # truncates first
+    c.op("aten.prod.default", c.t((2, 32), dtype=torch.int64, lo=-9, hi=9, nonzero=True))  # wraps
+    c.op("aten.prod.dim_int", c.t((0, 4)), 0)  # ones
+    c.op("aten.any.dim", c.t((0, 4)), 0)  # false
+    c.op("aten.any.default", c.t((0, 4)))
+    c.op("aten.any.default", c.t((3, 4), values=[0, 0, 0, 0, 0, -0.0, 0, 0, 0, 0, 0, NAN]))
+    c.op("aten.any.dim", c.t((2, 3), values=[0, INF, 0, 0, 0, 0]), 1)
+    c.op("aten.prod.dim_int", c.t((3, 4)), 2)  # error
+    c.op("aten.any.dim", c.t((3, 4)), -3)  # error
+
+
+def sort_topk(c):
+    for shape, layout in STANDARD:
+        x = c.t(shape, layout=layout)
+        for d in range(-1, max(len(shape), 1)):
+            for descending in (False, True):
+                c.op("aten.sort.default", x, d, descending)
+            n = shape[d] if shape else 1
+            for k in sorted({0, 1, n}):
+                c.op("aten.topk.default", x, k, d)
+                c.op("aten.topk.default", x, k, d, False)
+    ties = c.t((2, 20), values=[v % 3 for v in range(40)])  # ties, more than 16 per row
+    specials = c.t((3, 4), values=[1, NAN, -INF, 2, INF, 3, -1, NAN, 0.0, -0.0, -0.0, 0.0])
+    long_row = c.t((1, 200), lo=-8, hi=8)  # ties; topk's partial_sort (64 k <= n)
+    for x in (ties, specials, long_row):
+        for descending in (False, True):
+            c.op("aten.sort.default", x, -1, descending)
+            c.op("aten.sort.default", x, 0, descending)
+        for k in (1, 2, 3):
+            for largest in (True, False):
+                c.op("aten.topk.default", x, k, -1, largest)
+                c.op("aten.topk.default", x, k, -1, largest, False)
+    for dtype in FLOATS[1:] + INTS + (torch.int8,):
+        x = c.t((3, 5), dtype=dtype, lo=0 if dtype == torch.uint8 else -4, hi=8)
+        c.op("aten.sort.default", x)
+        c.op("aten.sort.default", x, 0, True)
+        c.op("aten.topk.default", x, 2)
+        c.op("aten.topk.default", x, 3, 0, False)
+    c.op("aten.sort.default", c.t((2, 30), layout="sliced"), 1)
+    c.op("aten.topk.default", c.t((4, 6), layout="transposed"), 2, 0)
+    c.op("aten.topk.default", c.t((3, 4)), 5)  # error: k out of range
+    c.op("aten.topk.default", c.t((3, 4)), -1)  # error
+    c.op("aten.sort.default", c.t((3, 4)), 2)  # error: dim
+
+
+def group_norm(c):
+    gn, gnb = "aten.native_group_norm.default", "aten.native_group_norm_backward.default"
+    for shape, layout in (((2, 6, 3, 4), "contiguous"), ((2, 6, 3, 4), "channels_last"), ((2, 6, 12), "contiguous"),
+                          ((2, 6), "contiguous"), ((0, 6, 3), "contiguous")):
+        hw = 1
+        for s_ in shape[2:]:
+            hw *= s_
+        for groups in (1, 2, 3, 6):
+            c.op(gn, c.t(shape, layout=layout), c.t((6,)), c.t((6,)), shape[0], 6, hw, groups, 1e-5)
+        c.op(gn, c.t(shape, layout=layout), None, None, shape[0], 6, hw, 3, 1e-5)
+        c.op(gn, c.t(shape, layout=layout), c.t((6,)), None, shape[0], 6, hw, 2, 0.1)
+    c.op(gn, c.t((1, 4, 2, 2), layout="channels_last"), None, None, 1, 4, 4, 2, 1e-5)
+    c.op(gn, c.t((2, 6, 3, 4), values=[1.0] * 144), None, None, 2, 6, 12, 3, 1e-5)  # zero variance
+    for dtype in (torch.float64, torch.bfloat16, torch.float16):
+        # bfloat16: 1.13 rounds its statistics to bfloat16 along the way; within a few of its ulps
+        tol = (0.05, 0.02) if dtype == torch.bfloat16 else None
+        c.op(gn, c.t((2, 6, 3, 4), dtype=dtype), c.t((6,), dtype=dtype), c.t((6,), dtype=dtype), 2, 6, 12, 3, 1e-5, tol=tol)
+    c.op(gn, c.t((2, 6, 3, 4)), None, None, 2, 6, 12, 4, 1e-5)  # error: 4 does not divide 6
+    c.op(gn, c.t((2, 6, 3, 4)), c.t((5,)), None, 2, 6, 12, 3, 1e-5)  # error: weight size
+    c.op(gn, c.t((2, 6, 3, 4)), None, c.t((6, 1)), 2, 6, 12, 3, 1e-5)  # error: bias shape
+    c.op(gn, c.t((2, 6, 3, 4)), None, None, 2, 6, 13, 3, 1e-5)  # error: numel
+    c.op(gn, c.t((2, 6, 3, 4), layout="permuted"), None, None, 2, 6, 12, 3, 1e-5)  # error: not contiguous
+    c.op(gn, c.t((2, 6, 3, 4)), None, None, 2, 6, 12, 0, 1e-5)  # error: no groups
+    # Contiguous inputs only: 1.13's native_group_norm_backward reads any other layout as if it
+    # were contiguous and returns garbage (its autograd formula makes both contiguous first).
+    # Fathom computes the gradient of any layout.
+    for shape, layout, groups in (((2, 6, 3, 4), "contiguous", 3), ((2, 6, 3, 4), "contiguous", 2),
+                                  ((2, 6, 12), "contiguous", 6), ((3, 4), "contiguous", 1)):
+        hw = 1
+        for s_ in shape[2:]:
+            hw *= s_
+        x = c.t(shape, layout=layout)
+        _, mean, rstd = torch.ops.aten.native_group_norm.default(x, None, None, shape[0], shape[1], hw, groups, 1e-5)
+        c.op(gnb, c.t(shape, layout=layout), x, mean, rstd, c.t((shape[1],)), shape[0], shape[1], hw, groups,
+             [True, True, True])
+        # (a mask with False gives None results, which the oracle cannot record)
+    x = c.t((2, 6, 3, 4), dtype=torch.float64)
+    _, mean, rstd = torch.ops.aten.native_group_norm.default(x, None, None, 2, 6, 12, 3, 1e-5)
+    c.op(gnb, c.t((2, 6, 3, 4), dtype=torch.float64), x, mean, rstd, c.t((6,), dtype=torch.float64), 2, 6, 12, 3,
+         [True, True, True])
+    c.op(gnb, c.t((2, 6, 3, 4), dtype=torch.float64), x, mean, rstd, None, 2, 6, 12, 3, [True, True, False])  # error

@@ -7,7 +7,7 @@ full, zeros, ones, arange, empty*, new_zeros) with their dtype inference. Uninit
 (empty*) are recorded without values."""
 import torch
 
-from oracle import STANDARD
+from oracle import STANDARD, layouts_for
 
 FLOATS = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
 INT64_MAX = 2 ** 63 - 1
@@ -351,3 +351,102 @@ def cases(c):
     copies(c)
     factories(c)
     ranges(c)
+    core_aten_factories(c)
+
+
+# ---- Core ATen (issue 24), appended so the inputs above (seeded by creation order) stay the same
+def core_aten_factories(c):
+    for shape, layout in STANDARD:
+        c.op("aten.full_like.default", c.t(shape, layout=layout), 2.5)
+    for fmt in (torch.contiguous_format, torch.preserve_format, torch.channels_last):
+        c.op("aten.full_like.default", c.t((2, 3, 2, 3), layout="permuted"), -1, memory_format=fmt)
+    for dtype in FLOATS + (torch.int64, torch.uint8, torch.bool):
+        c.op("aten.full_like.default", c.t((3, 4), layout="transposed"), 3, dtype=dtype)
+    c.op("aten.full_like.default", c.t((3, 4), dtype=torch.int32), 2.75)  # truncates
+    c.op("aten.full_like.default", c.t((3, 4), dtype=torch.int8), 300)  # error: overflow
+    diagonals(c)
+    repeats(c)
+    scalar_tensors_and_copies(c)
+    random_factories(c)
+
+
+def diagonals(c):
+    for shape, layout in STANDARD:
+        if len(shape) < 2:
+            continue
+        for offset in (0, 1, -1, 2, -5):
+            c.op("aten.diagonal.default", c.t(shape, layout=layout), offset)
+        c.op("aten.diagonal.default", c.t(shape, layout=layout), 0, -1, 0)
+        c.op("aten.diagonal.default", c.t(shape, layout=layout), 1, 1, -1)
+    c.op("aten.diagonal.default", c.t((2, 3, 4), layout="sliced"), -1, 2, 0)
+    c.op("aten.diagonal.default", c.t((4, 4)), 4)  # empty, offset unchanged
+    c.op("aten.diagonal.default", c.t((3, 4)), 0, 1, 1)  # error: same dims
+    c.op("aten.diagonal.default", c.t((4,)))  # error: 1-d
+    c.op("aten.diagonal.default", c.t((3, 4)), 0, 0, 2)  # error: dim out of range
+    for shape, layout in STANDARD:
+        if len(shape) < 2:
+            continue
+        for offset, dim1, dim2 in ((0, 0, 1), (1, -1, 0), (-1, 0, -1)):
+            g = list(torch.empty(shape).diagonal(offset, dim1, dim2).shape)
+            glayout = layout if layout in layouts_for(len(g)) else "contiguous"
+            c.op("aten.diagonal_backward.default", c.t(g, layout=glayout), list(shape), offset, dim1, dim2)
+    c.op("aten.diagonal_backward.default", c.t((3, 1)), [2, 3, 4], 1, 2, 0)
+    c.op("aten.diagonal_backward.default", c.t((3, 2)), [3, 4, 5], 5, 1, 2)  # error: grad shape
+
+
+def repeats(c):
+    for shape, layout in STANDARD:
+        rank = len(shape)
+        c.op("aten.repeat.default", c.t(shape, layout=layout), [2] + [1] * rank)
+        c.op("aten.repeat.default", c.t(shape, layout=layout), [1] * rank if rank else [])
+        c.op("aten.repeat.default", c.t(shape, layout=layout), [2, 3] + [2] * rank)
+    for dtype in FLOATS[1:] + (torch.int64, torch.uint8, torch.bool):
+        c.op("aten.repeat.default", c.t((2, 3), dtype=dtype, layout="transposed"), [3, 1, 2])
+    c.op("aten.repeat.default", c.t((2, 3)), [0, 2])  # empty
+    c.op("aten.repeat.default", c.t((2, 3)), [3])  # error: fewer repeats than dims
+    c.op("aten.repeat.default", c.t((2, 3)), [-1, 2])  # error: negative
+
+
+def scalar_tensors_and_copies(c):
+    for s in (2, -3, 2.5, True, 1e10, float("nan"), float("-inf")):
+        c.op("aten.scalar_tensor.default", s)
+    for dtype in FLOATS + (torch.int64, torch.int32, torch.uint8, torch.bool):
+        c.op("aten.scalar_tensor.default", 3, dtype=dtype)
+    c.op("aten.scalar_tensor.default", 2.75, dtype=torch.int32)
+    c.op("aten.scalar_tensor.default", -1, dtype=torch.uint8)
+    c.op("aten.scalar_tensor.default", 300, dtype=torch.int8)  # error: overflow
+    c.op("aten.scalar_tensor.default", 1.5, layout=torch.strided, device=torch.device("cpu"))
+    for shape, layout in STANDARD:
+        c.op("aten.copy.default", c.t(shape, layout=layout), c.t(shape))
+        c.op("aten.copy.default", c.t(shape), c.t(shape, layout=layout))
+        if shape:
+            c.op("aten.copy.default", c.t(shape, layout=layout), c.t(shape[-1:], dtype=torch.float64))
+    c.op("aten.copy.default", c.t((2, 3, 2, 3), layout="channels_last"), c.t((2, 3, 2, 3), layout="channels_last"))
+    c.op("aten.copy.default", c.t((3, 4), dtype=torch.int32), c.t((3, 4)))  # truncates
+    c.op("aten.copy.default", c.t((3, 4), dtype=torch.bool), c.t(()))
+    c.op("aten.copy.default", c.t((3, 4)), c.t((3, 4), dtype=torch.int64), True)
+    c.op("aten.copy.default", c.t((3, 4)), c.t((2, 3, 4)))  # error: more dims
+    c.op("aten.copy.default", c.t((3, 4)), c.t((5,)))  # error: does not broadcast
+
+
+def random_factories(c):
+    """Layouts, dtypes and errors only: the values come from another generator."""
+    for name in ("aten.rand.default", "aten.randn.default"):
+        for size in ([2, 3], [], [0, 3], [4]):
+            c.op(name, size, values=False)
+        for dtype in FLOATS[1:] + (torch.int64,):  # int64: no kernel (dropped)
+            c.op(name, [2, 3], dtype=dtype, values=False)
+        c.op(name, [2, -1], values=False)  # error: negative size
+        c.op(name, [2, 3], layout=torch.strided, device=torch.device("cpu"), values=False)
+    for name in ("aten.rand_like.default", "aten.randn_like.default"):
+        for shape, layout in STANDARD:
+            c.op(name, c.t(shape, layout=layout), values=False)
+        c.op(name, c.t((2, 3, 2, 3), layout="permuted"), memory_format=torch.channels_last, values=False)
+        c.op(name, c.t((3, 4), layout="transposed"), dtype=torch.float64, memory_format=torch.contiguous_format,
+             values=False)
+        c.op(name, c.t((3, 4), dtype=torch.int32), values=False)  # no kernel: dropped
+    for n in (5, 0, 1, 300):
+        c.op("aten.randperm.default", n, values=False)
+    for dtype in (torch.int32, torch.float32, torch.float64, torch.uint8):
+        c.op("aten.randperm.default", 6, dtype=dtype, values=False)
+    c.op("aten.randperm.default", -1, values=False)  # error
