@@ -160,9 +160,8 @@ int runCheck(const CheckCliOptions& o) {
     auto all = inputsOf(info.joint, true);
     if (!all.ok()) return reportError(all.error());
     if (all->size() < numPrimals) return reportError(invalidInput("the joint graph has fewer inputs than the forward graph", o.dump));
-    const ValueList primals(all->begin(), all->begin() + static_cast<std::ptrdiff_t>(numPrimals));
-    const ValueList tangents(all->begin() + static_cast<std::ptrdiff_t>(numPrimals), all->end());
-    auto step = aot::checkTrainingStep(*dump, primals, tangents, co);
+    const aot::StepInputs in = aot::splitJointInputs(*dump, *all);
+    auto step = aot::checkTrainingStep(*dump, in.primals, in.tangents, co);
     if (!step.ok()) return reportError(step.error().within(o.dump));
     checks = std::move(*step);
   } else {
@@ -193,7 +192,7 @@ Command addCheckCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "check", "Run graphs under the debug interpreter: every node's recorded meta against the real result");
   addDumpArgument(app, &o->dump, &o->load);
-  app->add_option("--graph", o->graph, "Check this graph only (default: the first; an AOT dump's whole training step)");
+  addGraphOption(app, &o->graph, "Check this graph only (default: the first; an AOT dump's whole training step)");
   app->add_flag("--all", o->all, "Check every graph of the dump");
   addInputsOption(app, &o->inputsFile);
   app->add_option("--sizes", o->sizes, "Bind the dump's symbols to these sizes, e.g. s0=8,s1=64 (inputs are resized; symbols not named keep their traced sizes)");

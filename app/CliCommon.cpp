@@ -104,6 +104,14 @@ void addMemoryLimitOption(CLI::App* app, std::string* memoryLimit) {
   app->add_option("--memory-limit", *memoryLimit, "Refuse to hold more tensor memory than this (e.g. 512M, 8G; default 8G)");
 }
 
+void addGraphOption(CLI::App* app, std::string* graph, const std::string& help) {
+  app->add_option("--graph", *graph, help);
+}
+
+void addSeedOption(CLI::App* app, std::string* seed) {
+  app->add_option("--seed", *seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
+}
+
 std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode, const DumpLoadFlags& flags) {
   auto dump = loadDump(path, flags.readOptions());
   if (!dump.ok()) {
@@ -122,6 +130,18 @@ Result<const NamedGraph*> selectGraph(const Dump& dump, const std::string& name,
     available += (available.empty() ? "" : ", ") + g.name;
   }
   return invalidInput("no graph named '" + name + "' (the dump has: " + available + ")", path);
+}
+
+const NamedGraph* loadGraphOrReport(const std::string& path, const std::string& name, const DumpLoadFlags& flags,
+                                    std::optional<Dump>* dump, int* exitCode) {
+  *dump = loadDumpOrReport(path, exitCode, flags);
+  if (!*dump) return nullptr;
+  auto graph = selectGraph(**dump, name, path);
+  if (!graph.ok()) {
+    *exitCode = reportError(graph.error());
+    return nullptr;
+  }
+  return *graph;
 }
 
 Json symIntListJson(const SymIntList& list) {
@@ -206,14 +226,9 @@ Result<std::vector<ExampleInput>> graphInputs(const Dump& dump, const std::strin
     FATHOM_TRY(loaded);
     fromFile = std::move(*loaded);
   }
-  auto inputs = chooseInputs(dump, graphName, fromFile ? &*fromFile : nullptr);
+  auto inputs = chooseInputs(dump.graph(graphName), graphName, dump.inputsFor(graphName), fromFile ? &*fromFile : nullptr);
   if (!inputs.ok()) return inputs.error().within(fromFile ? inputsFile : dumpPath);
   return inputs;
-}
-
-Json mismatchJson(const Mismatch& m) {
-  return {{"graph", m.graph}, {"node", m.node}, {"op", m.op}, {"field", m.field}, {"expected", m.expected},
-          {"actual", m.actual}, {"origin", m.origin}, {"source", m.source}, {"module", m.module}};
 }
 
 std::string mismatchLine(const Mismatch& m) {

@@ -15,6 +15,7 @@
 
 #include "engine/core/Result.h"
 #include "engine/dump/Dump.h"
+#include "engine/dump/MismatchJson.h"
 #include "engine/interp/DebugInterpreter.h"
 
 namespace fathom::cli {
@@ -67,6 +68,10 @@ void addDumpLoadFlags(CLI::App* app, DumpLoadFlags* flags);
 void addDumpArgument(CLI::App* app, std::string* dump, DumpLoadFlags* flags);
 void addInputsOption(CLI::App* app, std::string* inputsFile);
 void addMemoryLimitOption(CLI::App* app, std::string* memoryLimit);
+// --graph NAME; `help` says what the command does without it.
+void addGraphOption(CLI::App* app, std::string* graph, const std::string& help = "Which graph (default: the first in the dump)");
+// --seed N (parsed later by parseSeed, so a bad one is exit 2 with the usual message).
+void addSeedOption(CLI::App* app, std::string* seed);
 
 // The example inputs to run `graphName` with: the --inputs file when given (checked against the
 // graph's placeholders), else the dump's. Errors name the file they are about.
@@ -86,12 +91,14 @@ std::optional<Dump> loadDumpOrReport(const std::string& path, int* exitCode, con
 // The graph called `name` (the first graph when name is empty), or an error listing the
 // graphs the dump has.
 Result<const NamedGraph*> selectGraph(const Dump& dump, const std::string& name, const std::string& path);
+// Both: the dump into *dump and its graph `name`; null after the one-line error (*exitCode set).
+const NamedGraph* loadGraphOrReport(const std::string& path, const std::string& name, const DumpLoadFlags& flags,
+                                    std::optional<Dump>* dump, int* exitCode);
 
 // JSON for layouts: sizes/strides as integers (a symbolic one as its expression string).
 Json symIntListJson(const SymIntList& list);
-// A debug-interpreter mismatch as JSON ({graph, node, op, field, expected, actual, origin,
-// source, module}) and as one text line ("ORIGIN    %add = aten.add.Tensor  strides: ...").
-Json mismatchJson(const Mismatch& m);
+// A debug-interpreter mismatch as one text line ("ORIGIN    %add = aten.add.Tensor  strides: ...");
+// as JSON it is mismatchJson (engine/dump/MismatchJson.h).
 std::string mismatchLine(const Mismatch& m);
 Json tensorMetaJson(const TensorMeta& meta);  // {"dtype", "sizes", "strides", "offset"}
 // "[2, 3]"

@@ -59,7 +59,7 @@ Command addExportCommand(CLI::App& parent) {
                   "(a script checking the same property with torch.ops calls; exit 1 when PyTorch shows it)")
       ->required();
   app->add_option("-o,--output", o->output, "Where to write; inputs over 65,536 elements go to OUTPUT.bin beside it")->required();
-  app->add_option("--graph", o->graph, "Which graph (default: the repro's, else the first)");
+  addGraphOption(app, &o->graph, "Which graph (default: the repro's, else the first)");
   app->add_option("--predicate", o->predicate,
                   "The failure, as fathom minify takes it (default: the repro's, else exception): exception[:REGEX], crash, "
                   "timeout:SECONDS, accuracy[:TOL], mismatch, guard, script:CMD, torch[:exception|meta|accuracy]");

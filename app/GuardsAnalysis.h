@@ -20,9 +20,8 @@ struct GuardsAnalysisOptions {
   DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
 };
 
-// Provenance, shared with the plain listing (GuardsCommand.cpp): JSON keys stage, node, op, args,
-// source, module; and one text line "%add_2 = aten.add.Tensor(%div, %mul)  at FILE:LINE  in MODULE".
-void putGuardContext(Json& j, const sym::GuardContext& c);
+// Provenance as one text line, shared with the plain listing (GuardsCommand.cpp):
+// "%add_2 = aten.add.Tensor(%div, %mul)  at FILE:LINE  in MODULE" (as JSON: engine/dump/GuardJson.h).
 std::string guardWhere(const sym::GuardContext& c);
 
 int runGuardCheck(const GuardsAnalysisOptions& o);

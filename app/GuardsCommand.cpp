@@ -7,6 +7,7 @@
 
 #include "app/CliCommon.h"
 #include "app/GuardsAnalysis.h"
+#include "engine/dump/GuardJson.h"
 #include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom::cli {
@@ -18,15 +19,6 @@ struct GuardsOptions {
 };
 
 }  // namespace
-
-void putGuardContext(Json& j, const sym::GuardContext& c) {
-  j["stage"] = c.stage;
-  j["node"] = c.node;
-  j["op"] = c.op;
-  j["args"] = c.argNames;
-  j["source"] = c.source;
-  j["module"] = c.module;
-}
 
 std::string guardWhere(const sym::GuardContext& c) {
   std::string out;
@@ -41,31 +33,6 @@ std::string guardWhere(const sym::GuardContext& c) {
 }
 
 namespace {
-
-Json guardsJson(const sym::ShapeEnv* env, const std::string& path) {
-  Json symbols = Json::array(), guards = Json::array(), specializations = Json::array();
-  if (env) {
-    for (const auto& s : env->symbols())
-      symbols.push_back({{"name", s.name}, {"hint", s.hint}, {"range", s.range.str()}, {"sources", s.sources}});
-    for (const auto& g : env->guards()) {
-      Json j = {{"expr", g.expr.str()}};
-      if (g.raw) j["raw"] = g.raw->str();
-      putGuardContext(j, g.where);
-      j["reason"] = g.reason;
-      j["count"] = g.count;
-      guards.push_back(std::move(j));
-    }
-    for (const auto& s : env->specializations()) {
-      Json j = {{"symbol", s.symbol}, {"value", s.value.str()}, {"kind", s.kind}, {"expr", s.symbol.empty() ? s.source + " == " + s.value.str() : "Eq(" + s.symbol + ", " + s.value.str() + ")"}};
-      if (!s.source.empty()) j["input"] = s.source;
-      putGuardContext(j, s.where);
-      j["reason"] = s.reason;
-      specializations.push_back(std::move(j));
-    }
-  }
-  return {{"file", path}, {"symbolic", env != nullptr}, {"symbols", symbols}, {"guards", guards},
-          {"specializations", specializations}};
-}
 
 void printGuardsText(const sym::ShapeEnv* env, const std::string& path) {
   std::cout << path << "\n";
@@ -132,7 +99,7 @@ Command addGuardsCommand(CLI::App& parent) {
             int rc = kExitOk;
             auto dump = loadDumpOrReport(a.dumps.front(), &rc, a.load);
             if (!dump) return rc;
-            if (a.json) printJson(guardsJson(dump->shapeEnv.get(), a.dumps.front()));
+            if (a.json) printJson(guardListingJson(dump->shapeEnv.get(), a.dumps.front()));
             else printGuardsText(dump->shapeEnv.get(), a.dumps.front());
             return kExitOk;
           }};

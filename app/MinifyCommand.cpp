@@ -8,7 +8,7 @@
 // Each candidate runs in a forked worker with a time and a memory limit (--in-process: in this
 // process, for predicates that cannot crash or hang). The best so far is written to OUT
 // (atomically, with its large values in OUT.bin) after every improvement; Ctrl-C stops with it
-// (exit 130) and --resume continues from it. The input is never modified. On a terminal a live
+// (exit 130) and --resume continues from it (the checkpoint format: minifier/Checkpoint.h). The input is never modified. On a terminal a live
 // line shows the progress.
 // --passes / --skip-passes pick the minifier's passes by key (minifier/Passes.def), and
 // --list-passes prints them (no REPRO needed).
@@ -22,14 +22,13 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 
 #include "app/CliCommon.h"
-#include "engine/interp/ExampleInputs.h"
 #include "minifier/Backends.h"
+#include "minifier/Checkpoint.h"
 #include "minifier/Minify.h"
 #include "minifier/Predicates.h"
 #include "minifier/Spill.h"
@@ -58,20 +57,6 @@ extern "C" void onInterrupt(int) { interrupted = true; }
 // DUMP.fathom.json -> DUMP.min.fathom.json
 std::string defaultOutput(const std::string& dump) { return dumpStem(dump) + ".min.fathom.json"; }
 
-// The input file's identity in a checkpoint, so --resume does not continue another input's run.
-std::string contentHash(const std::string& path) {
-  auto text = readFile(path);
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016zx", text.ok() ? std::hash<std::string>{}(*text) : size_t{0});
-  return hex;
-}
-
-std::string producerValue(const Dump& d, const std::string& key) {
-  for (const auto& [k, v] : d.producer)
-    if (k == key) return v;
-  return "";
-}
-
 // `text` quoted for a POSIX shell: in single quotes, each ' written as '\''.
 std::string shellQuoted(const std::string& text) {
   std::string out = "'";
@@ -83,20 +68,6 @@ std::string shellQuoted(const std::string& text) {
 int untrustedScript(const std::string& dump, const std::string& command) {
   return usageError(dump + ": /repro/predicate: the repro's predicate would run the command '" + command +
                     "'; name it yourself with --predicate " + shellQuoted("script:" + command) + " or pass --trust-repro to run it");
-}
-
-// Moves every input whose values are in a side file into the spill file `spillFile`.
-Status spillSideFileInputs(std::vector<ExampleInput>& inputs, const std::string& spillFile) {
-  minify::ValueSpill spill(spillFile, 0);
-  for (auto& in : inputs) {
-    if (!in.file.present()) continue;
-    auto t = materializeInput(in);
-    FATHOM_TRY(t);
-    auto stored = spill.store(in.name, *t);
-    FATHOM_TRY(stored);
-    in = std::move(*stored);
-  }
-  return {};
 }
 
 // --list-passes: one line per pass, its key first; with --json an array of {key, name, description}.
@@ -161,7 +132,7 @@ int resolvePredicate(MinifyCliOptions& o, const Dump& dump, minify::PredicateSpe
   if (o.backend.empty()) o.backend = "eager";
   auto parsed = minify::parsePredicate(o.predicate);
   if (!parsed.ok()) return reportError(parsed.error());
-  if (predicateFromRepro && parsed->kind == "script" && !o.trustRepro) return untrustedScript(o.dump, parsed->arg);
+  if (predicateFromRepro && parsed->kind == minify::PredicateKind::Script && !o.trustRepro) return untrustedScript(o.dump, parsed->arg);
   spec = *parsed;
   return kExitOk;
 }
@@ -174,18 +145,6 @@ struct RemovedAtExit {
     std::filesystem::remove_all(dir, e);
   }
 };
-
-// A checkpoint: the candidate as a dump with its repro section and where it came from (the input
-// and its hash, so --resume can tell a checkpoint of this input from any other file).
-Dump checkpointDump(const minify::Candidate& c, const Dump& source, const ReproSpec& repro, const std::string& from,
-                    const std::string& fromHash, size_t startNodes) {
-  Dump d = minify::candidateDump(c, source, repro.graph);
-  d.producer.emplace_back("minified_from", from);
-  d.producer.emplace_back("minified_from_hash", fromHash);
-  d.producer.emplace_back("minify_start_nodes", std::to_string(startNodes));
-  d.repro = repro;
-  return d;
-}
 
 // The minifier's options from the command line: isolation, workers, limits, spill, passes, and
 // Ctrl-C (checked between queries: the best so far is kept).
@@ -210,16 +169,15 @@ void printProgress(const minify::MinifyStats& s, size_t startNodes, double secon
 }
 
 // --resume: the run starts from the checkpoint at `out`, which must be one of this input's graph.
-int resumeFrom(const MinifyCliOptions& o, const std::string& out, const std::string& inputHash, Start& start) {
+int resumeFrom(const MinifyCliOptions& o, const std::string& out, const minify::CheckpointOrigin& origin, Start& start) {
   int rc = kExitOk;
   auto checkpoint = loadDumpOrReport(out, &rc, o.load);
   if (!checkpoint) return rc;
-  if (producerValue(*checkpoint, "minified_from_hash") != inputHash || !checkpoint->repro || checkpoint->repro->graph != start.graphName)
-    return usageError("--resume: " + out + " is not a checkpoint of graph '" + start.graphName + "' of " + o.dump +
-                      " (pass --force to start over)");
-  start.graph = checkpoint->graphs.front().graph;
-  start.inputs = checkpoint->inputsFor(start.graphName) ? *checkpoint->inputsFor(start.graphName) : std::vector<ExampleInput>{};
-  start.originalNodes = static_cast<size_t>(std::stoull("0" + producerValue(*checkpoint, "minify_start_nodes")));
+  auto point = minify::resumePoint(*checkpoint, out, start.graphName, origin);
+  if (!point.ok()) return usageError("--resume: " + point.error().message + " (pass --force to start over)");
+  start.graph = std::move(point->graph);
+  start.inputs = std::move(point->inputs);
+  start.originalNodes = point->startNodes;
   start.resumed = true;
   return kExitOk;
 }
@@ -229,8 +187,9 @@ int resumeFrom(const MinifyCliOptions& o, const std::string& out, const std::str
 int checkWorkerOptions(const MinifyCliOptions& o, const minify::PredicateSpec& spec, uint64_t* memoryBytes) {
   if (o.jobs < 1 || o.jobs > 256) return usageError("-j must be between 1 and 256");
   if (o.inProcess && o.jobs > 1) return usageError("-j needs worker subprocesses: it cannot go with --in-process");
-  if (o.inProcess && (spec.kind == "crash" || spec.kind == "timeout" || spec.kind == "guard"))
-    return usageError("--predicate " + spec.kind + " needs worker subprocesses: it cannot go with --in-process");
+  if (o.inProcess && minify::predicateKindInfo(spec.kind).needsWorkers)
+    return usageError("--predicate " + std::string(minify::predicateKindName(spec.kind)) +
+                      " needs worker subprocesses: it cannot go with --in-process");
   if (!(o.timeout > 0)) return usageError("--timeout must be a positive number of seconds");
   auto memory = parseBytes(o.memoryLimit);
   if (!memory) return usageError("--memory-limit: expected a byte count like 512M or 8G, got '" + o.memoryLimit + "'");
@@ -296,7 +255,7 @@ int runMinify(MinifyCliOptions o) {
   const NamedGraph& g = **graph;
   auto inputs = graphInputs(*dump, g.name, "", o.dump, o.load);
   if (!inputs.ok()) return reportError(inputs.error());
-  const std::string inputHash = contentHash(o.dump);
+  const minify::CheckpointOrigin origin{o.dump, minify::fileHash(o.dump), g.graph.size()};
   Start start{g.name, g.graph, *inputs, g.graph.size(), false};
 
   // The work folder: the spill file of large values and script predicates' candidates.
@@ -306,11 +265,11 @@ int runMinify(MinifyCliOptions o) {
   const std::string spillFile = (work / "values.bin").string();
 
   if (o.resume)
-    if (int bad = resumeFrom(o, out, inputHash, start); bad != kExitOk) return bad;
+    if (int bad = resumeFrom(o, out, origin, start); bad != kExitOk) return bad;
   // The inputs' side-file values move into this run's spill, in the work folder: OUT.bin is
   // rewritten at every checkpoint, and a script predicate's candidates, written there too, then
   // name side files only inside their own folder (what `fathom` reads without --trust-paths).
-  if (auto s = spillSideFileInputs(start.inputs, spillFile); !s.ok()) return reportError(s.error().within(start.resumed ? out : o.dump));
+  if (auto s = minify::spillSideFileInputs(start.inputs, spillFile); !s.ok()) return reportError(s.error().within(start.resumed ? out : o.dump));
 
   minify::OracleContext context{&*dump, g.name, work.string(), backend, !o.inProcess, {o.timeout, static_cast<size_t>(memory >> 20)},
                                 o.allowNonFinite};
@@ -322,11 +281,8 @@ int runMinify(MinifyCliOptions o) {
   }
 
   // Every checkpoint is a repro: the candidate, the failure it shows, where it came from.
-  // saveDump copies the spilled values the checkpoint uses into OUT.bin, beside it.
-  const ReproSpec repro{g.name, oracle->predicate, backend->name, {}};
-  auto save = [&](const minify::Candidate& c) -> Status {
-    return saveDump(checkpointDump(c, *dump, repro, o.dump, inputHash, start.originalNodes), out);
-  };
+  const minify::CheckpointWriter checkpoints(*dump, ReproSpec{g.name, oracle->predicate, backend->name, {}},
+                                             {origin.input, origin.inputHash, start.originalNodes}, out);
 
   const bool live = !o.json && ::isatty(STDERR_FILENO);
   const auto began = std::chrono::steady_clock::now();
@@ -335,7 +291,7 @@ int runMinify(MinifyCliOptions o) {
   mo.shapeEnv = dump->shapeEnv;
   std::string writeError;
   mo.onImprove = [&](const minify::Candidate& c, const minify::MinifyStats&) {
-    if (auto s = save(c); !s.ok()) writeError = s.error().str();
+    if (auto s = checkpoints.save(c); !s.ok()) writeError = s.error().str();
   };
   mo.onQuery = [&](const minify::MinifyStats& s, const char* pass) {
     if (live) printProgress(s, start.originalNodes, seconds(), pass);
@@ -350,7 +306,7 @@ int runMinify(MinifyCliOptions o) {
                    "; instead: " + r->originalWhat);
     return kExitProblem;
   }
-  if (auto s = save(r->best); !s.ok()) return reportError(s.error());
+  if (auto s = checkpoints.save(r->best); !s.ok()) return reportError(s.error());
   if (!writeError.empty()) printErrorLine("while minifying, a checkpoint could not be written: " + writeError);
   return printSummary(o, Summary{g.name, oracle->predicate, backend->name, out, start.originalNodes, start.resumed, seconds()}, r->stats);
 }
@@ -368,7 +324,7 @@ Command addMinifyCommand(CLI::App& parent) {
                   std::string("What failing means (default: the repro's): ") + minify::predicateKinds() +
                       ". Without an argument, exception, crash and mismatch keep the original's message, signal and op");
   app->add_option("--backend", o->backend, "What runs each candidate (default: the repro's, else eager): " + minify::backendNames());
-  app->add_option("--graph", o->graph, "Which graph (default: the repro's, else the first)");
+  addGraphOption(app, &o->graph, "Which graph (default: the repro's, else the first)");
   app->add_option("-j,--jobs", o->jobs, "Candidates tested at once, in worker subprocesses (speculatively; the result is 1-minimal either way)");
   app->add_option("--timeout", o->timeout, "Seconds a candidate may run before its worker is killed (default 60; timeout:S sets S)");
   app->add_option("--memory-limit", o->memoryLimit, "Address space a worker may add, like 512M or 8G (default 4G; not enforced in a sanitizer build)");

@@ -23,11 +23,13 @@
 #include "app/CliCommon.h"
 #include "engine/aot/CheckStep.h"
 #include "engine/aot/TrainingStep.h"
-#include "engine/graph/PartitionInfo.h"
+#include "engine/dump/VerdictJson.h"
 #include "engine/graph/GraphPrinter.h"
+#include "engine/graph/PartitionInfo.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
 #include "engine/interp/RandomOps.h"
+#include "engine/interp/RecordedComparison.h"
 #include "engine/interp/ValueDiff.h"
 #include "engine/tensor/Storage.h"
 
@@ -44,7 +46,10 @@ struct RunOptions {
   std::string backend = "eager";
   bool check = false;  // aot_eager: run the step under the debug interpreter too
   bool json = false;
-  double rtol = 1e-4, atol = 1e-5;  // against recorded outputs, relative to each output's largest element
+  // Against recorded outputs: PyTorch's accuracy rule with `tol`; --rtol/--atol (strict) instead
+  // compare every value within rtol of each output's largest element plus atol.
+  double rtol = 1e-4, atol = 1e-5, tol = kSameTolerance;
+  bool strict = false;  // --rtol or --atol given
 };
 
 struct Checksum {
@@ -108,7 +113,7 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   const Graph* joint = dump.graph(info.joint);
   const Graph* fwd = dump.graph(info.forward);
   const Graph* bwd = dump.graph(info.backward);
-  auto specs = chooseInputs(dump, info.joint, nullptr);
+  auto specs = chooseInputs(dump.graph(info.joint), info.joint, dump.inputsFor(info.joint), nullptr);
   if (!specs.ok()) return reportError(specs.error().within(opts.dump));
   const size_t numPrimals = fwd->placeholders().size();
   if (specs->size() < numPrimals) return reportError(invalidInput("the joint graph has fewer inputs than the forward graph", opts.dump));
@@ -176,65 +181,42 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   return bad || mismatches ? kExitProblem : kExitOk;
 }
 
-// One output against what the dump's producer recorded for the same inputs.
-struct RecordedCheck {
-  size_t index = 0;
-  std::string name;
-  ValueDiff diff;
-  bool random = false;  // computed from a random op: Fathom's generator is not PyTorch's, so layout only
-  bool ok() const { return (random ? diff.sizesMatch : diff.ok) && diff.dtypeMatch && diff.stridesMatch; }
-};
-
-Result<std::vector<RecordedCheck>> compareRecorded(const Graph& graph, const ValueList& outputs,
-                                                   const std::vector<std::optional<ExampleInput>>& recorded, const RunOptions& opts) {
-  const std::vector<char> random = dependsOnRandom(graph);
-  const Node* outNode = graph.outputNode();
-  const auto* returned = outNode && !outNode->args.empty() ? outNode->args[0].tryAs<ValueList>() : nullptr;
-  auto isRandom = [&](size_t i) {
-    const auto* r = returned && i < returned->size() ? (*returned)[i].tryAs<NodeRef>() : nullptr;
-    return r && random[static_cast<size_t>(r->index)];
-  };
-  std::vector<RecordedCheck> out;
-  for (size_t i = 0; i < recorded.size() && i < outputs.size(); ++i) {
-    if (!recorded[i]) continue;  // a non-tensor output: nothing recorded to compare
-    auto want = materializeInput(*recorded[i]);
-    if (!want.ok()) return want.error().within("recorded output " + std::to_string(i));
-    out.push_back({i, recorded[i]->name, diffValues(outputs[i], Value(std::move(*want)), opts.rtol, opts.atol), isRandom(i)});
-  }
-  return out;
-}
-
-Json recordedJson(const std::vector<RecordedCheck>& checks) {
-  Json list = Json::array();
-  size_t bad = 0;
-  for (const auto& c : checks) {
-    bad += c.ok() ? 0 : 1;
-    list.push_back({{"index", c.index}, {"name", c.name}, {"max_abs_diff", c.diff.maxAbsDiff}, {"scale", c.diff.scale},
-                    {"dtype_match", c.diff.dtypeMatch}, {"sizes_match", c.diff.sizesMatch},
-                    {"strides_match", c.diff.stridesMatch}, {"random", c.random}, {"ok", c.ok()}});
-  }
-  return {{"compared", checks.size()}, {"mismatches", bad}, {"outputs", std::move(list)}};
-}
-
-void printRecordedText(const std::vector<RecordedCheck>& checks, const std::string& producer) {
-  size_t bad = 0;
-  for (const auto& c : checks) {
-    bad += c.ok() ? 0 : 1;
-    std::string what;
-    if (!c.diff.sizesMatch) what = "sizes differ";
-    else {
-      char line[160];
-      std::snprintf(line, sizeof line, "max |diff| %.3g (largest |x| %.3g)", c.diff.maxAbsDiff, c.diff.scale);
+// What decided an output, and its numbers.
+std::string verdictText(const OutputVerdict& v) {
+  char line[256];
+  if (!v.diff.sizesMatch) return "sizes differ";
+  std::string what;
+  switch (v.rule) {
+    case OutputRule::Allclose: what = "allclose"; break;
+    case OutputRule::Float64:
+      std::snprintf(line, sizeof line, "rmse %.3g against float64, PyTorch's %.3g (allowed %.3g)", v.accuracy.error,
+                    v.accuracy.referenceError, v.accuracy.allowed);
       what = line;
-      if (!c.diff.dtypeMatch) what += ", dtype differs";
-      if (!c.diff.stridesMatch) what += ", strides differ";
-      if (c.random) what += "; computed from random draws, so only the layout must match";
-    }
-    std::cout << "  " << (c.ok() ? "ok       " : "MISMATCH ") << "output " << c.index << " against " << producer << "'s "
-              << c.name << ": " << what << "\n";
+      break;
+    case OutputRule::MaxIndex:
+      what = std::to_string(v.indicesDiffering) + " indices differ" + (v.ok ? ", each at an equal maximum of its window" : "");
+      break;
+    case OutputRule::Random: what = "computed from random draws, so only the layout must match"; break;
+    default: what = v.diff.maxAbsDiff == 0 ? "equal" : "not equal";
   }
-  std::cout << (bad ? std::to_string(bad) + " of " + std::to_string(checks.size()) + " outputs differ from " + producer + "'s\n"
-                    : "all " + std::to_string(checks.size()) + " recorded outputs match " + producer + "'s\n");
+  std::snprintf(line, sizeof line, "; max |diff| %.3g (largest |x| %.3g)", v.diff.maxAbsDiff, v.diff.scale);
+  what = std::string(outputRuleName(v.rule)) + ": " + what + line;
+  if (!v.diff.dtypeMatch) what += ", dtype differs";
+  if (!v.diff.stridesMatch) what += ", strides differ";
+  if (!v.note.empty()) what += " (" + v.note + ")";
+  return what;
+}
+
+void printRecordedText(const std::vector<OutputVerdict>& verdicts, const std::string& producer, bool strict) {
+  size_t bad = 0;
+  for (const auto& v : verdicts) {
+    bad += v.ok ? 0 : 1;
+    std::cout << "  " << (v.ok ? "ok       " : "MISMATCH ") << "output " << v.index << " against " << producer << "'s "
+              << v.name << ": " << verdictText(v) << "\n";
+  }
+  const std::string rule = strict ? " (--rtol/--atol)" : " (PyTorch's accuracy rule: allclose, else float64 error within a multiple of PyTorch's)";
+  std::cout << (bad ? std::to_string(bad) + " of " + std::to_string(verdicts.size()) + " outputs differ from " + producer + "'s" + rule + "\n"
+                    : "all " + std::to_string(verdicts.size()) + " recorded outputs match " + producer + "'s" + rule + "\n");
 }
 
 std::string producerName(const Dump& dump) {
@@ -274,20 +256,21 @@ int runGraph(const RunOptions& opts) {
   // The producer's recorded outputs are for the dump's own inputs: compare only with those.
   const auto* recorded = dump->outputsFor(g.name);
   const bool compare = recorded && opts.inputsFile.empty() && !seed;
-  std::vector<RecordedCheck> checks;
+  std::vector<OutputVerdict> checks;
   if (compare) {
-    auto c = compareRecorded(g.graph, *outputs, *recorded, opts);
+    RecordedOptions ro{.strict = opts.strict, .rtol = opts.rtol, .atol = opts.atol, .tol = opts.tol};
+    auto c = judgeRecorded(g.graph, *inputs, *outputs, *recorded, ro);
     if (!c.ok()) return reportError(c.error().within(where));
     checks = std::move(*c);
   }
   size_t bad = 0;
-  for (const auto& c : checks) bad += c.ok() ? 0 : 1;
+  for (const auto& c : checks) bad += c.ok ? 0 : 1;
   const auto& opaque = interpreter.opaqueNodesRun();
   if (opts.json) {
     Json list = Json::array();
     for (size_t i = 0; i < outputs->size(); ++i) list.push_back(outputJson(i, (*outputs)[i]));
     Json j = {{"file", opts.dump}, {"graph", g.name}, {"outputs", std::move(list)}, {"seconds", seconds}};
-    if (compare) j["recorded"] = recordedJson(checks);
+    if (compare) j["recorded"] = verdictsJson(checks);
     if (!opaque.empty()) j["opaque"] = opaque;
     printJson(j);
   } else {
@@ -296,7 +279,7 @@ int runGraph(const RunOptions& opts) {
     std::cout << "graph '" << g.name << "' of " << opts.dump << ": " << outputs->size() << " output"
               << (outputs->size() == 1 ? "" : "s") << " in " << time << "\n";
     for (size_t i = 0; i < outputs->size(); ++i) printOutputText(i, (*outputs)[i]);
-    if (compare) printRecordedText(checks, producerName(*dump));
+    if (compare) printRecordedText(checks, producerName(*dump), opts.strict);
     else if (recorded) std::cout << "recorded outputs not compared: they are for the dump's own inputs\n";
     if (!opaque.empty())
       std::cout << "note: " << opaque.size() << " opaque node" << (opaque.size() == 1 ? "" : "s") << " (%" << opaque.front()
@@ -312,19 +295,24 @@ Command addRunCommand(CLI::App& parent) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* app = parent.add_subcommand("run", "Run a graph on real tensors; print each output's layout and checksum");
   addDumpArgument(app, &opts->dump, &opts->load);
-  app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
-  app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
+  addGraphOption(app, &opts->graph);
+  addSeedOption(app, &opts->seed);
   addInputsOption(app, &opts->inputsFile);
   addMemoryLimitOption(app, &opts->memoryLimit);
   app->add_option("--backend", opts->backend, "eager (interpret one graph) or aot_eager (a partitioned dump's forward + backward, "
                                                "compared with eager autograd)");
-  app->add_option("--rtol", opts->rtol, "Against a dump's recorded outputs: relative tolerance, of each output's largest |x| (default 1e-4)");
-  app->add_option("--atol", opts->atol, "Against a dump's recorded outputs: absolute tolerance (default 1e-5)");
+  app->add_option("--tol", opts->tol, "Against a dump's recorded outputs: PyTorch's accuracy rule's tolerance (torch._dynamo's same(); "
+                                       "default 1e-4): allclose within it, else float64 error within a multiple of PyTorch's");
+  app->add_option("--rtol", opts->rtol, "Against a dump's recorded outputs, strictly instead: relative tolerance, of each output's largest |x| (default 1e-4)");
+  app->add_option("--atol", opts->atol, "Against a dump's recorded outputs, strictly instead: absolute tolerance (default 1e-5)");
   app->add_flag("--check", opts->check, "With --backend aot_eager: also run the step under the debug interpreter (fathom check)");
   app->add_flag("--json", opts->json, "Print JSON: {file, graph, outputs: [{index, dtype, sizes, strides, offset, sum, absmax}], seconds, "
                                       "recorded: {compared, mismatches, outputs: [{index, name, max_abs_diff, ok, ...}]}}; "
                                       "aot_eager: {outputs, saved, saved_bytes, compared: [{kind, index, input, max_abs_diff, ok}], match}");
-  return {app, [opts] { return runGraph(*opts); }};
+  return {app, [opts, app] {
+            opts->strict = app->count("--rtol") > 0 || app->count("--atol") > 0;
+            return runGraph(*opts);
+          }};
 }
 
 }  // namespace fathom::cli

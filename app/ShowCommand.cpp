@@ -43,11 +43,10 @@ std::string singleGraphDump(const Dump& dump, const NamedGraph& graph, const std
 
 int runShow(const ShowOptions& opts) {
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(opts.dump, &rc, opts.load);
-  if (!dump) return rc;
-  auto graph = selectGraph(*dump, opts.graph, opts.dump);
-  if (!graph.ok()) return reportError(graph.error());
-  const NamedGraph& g = **graph;
+  std::optional<Dump> dump;
+  const NamedGraph* graph = loadGraphOrReport(opts.dump, opts.graph, opts.load, &dump, &rc);
+  if (!graph) return rc;
+  const NamedGraph& g = *graph;
   const std::string format = opts.json ? "json" : opts.format;
   if (format == "dot") std::cout << graphToDot(g.graph, g.name);
   else if (format == "json") std::cout << singleGraphDump(*dump, g, opts.dump);
@@ -61,7 +60,7 @@ Command addShowCommand(CLI::App& parent) {
   auto opts = std::make_shared<ShowOptions>();
   CLI::App* app = parent.add_subcommand("show", "Print a graph as text, Graphviz dot, or JSON");
   addDumpArgument(app, &opts->dump, &opts->load);
-  app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
+  addGraphOption(app, &opts->graph);
   app->add_option("--format", opts->format, "text (one line per node), dot (Graphviz) or json (a one-graph dump)")
       ->check(CLI::IsMember({"text", "dot", "json"}))
       ->capture_default_str();

@@ -1,7 +1,7 @@
 // `fathom step DUMP [--graph NAME] [--inputs FILE] [--seed N] [--strict-strides] [--commands FILE]`:
-// a gdb-like stepper over the debug interpreter (the session is app/Stepper.h). It runs one graph
-// node by node on real tensors and, after every node, compares the node's recorded fake value
-// with the real one (see DebugInterpreter.h).
+// a gdb-like stepper over the debug interpreter (the session is engine/interp/DebugSession.h,
+// its command lines app/Stepper.h). It runs one graph node by node on real tensors and, after
+// every node, compares the node's recorded fake value with the real one (see DebugInterpreter.h).
 //
 // Commands come from a terminal (readline, with history), a --commands file or a pipe; the last
 // two are echoed after the prompt so the transcript reads like a session. Bad usage or input
@@ -37,11 +37,10 @@ int runStep(const StepOptions& opts) {
   std::optional<uint64_t> seed;
   if (!parseSeed(opts.seed, &seed)) return usageError("--seed: expected an integer from 0 to 2^64-1, got '" + opts.seed + "'");
   int rc = kExitOk;
-  auto dump = loadDumpOrReport(opts.dump, &rc, opts.load);
-  if (!dump) return rc;
-  auto graph = selectGraph(*dump, opts.graph, opts.dump);
-  if (!graph.ok()) return reportError(graph.error());
-  const NamedGraph& g = **graph;
+  std::optional<Dump> dump;
+  const NamedGraph* graph = loadGraphOrReport(opts.dump, opts.graph, opts.load, &dump, &rc);
+  if (!graph) return rc;
+  const NamedGraph& g = *graph;
   auto inputs = graphInputs(*dump, g.name, opts.inputsFile, opts.dump, opts.load);
   if (!inputs.ok()) return reportError(inputs.error());
   auto reader = LineReader::open(opts.commandsFile);
@@ -67,9 +66,9 @@ Command addStepCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "step", "Step through a graph node by node, comparing each node's recorded meta with its real value");
   addDumpArgument(app, &opts->dump, &opts->load);
-  app->add_option("--graph", opts->graph, "Which graph (default: the first in the dump)");
+  addGraphOption(app, &opts->graph);
   addInputsOption(app, &opts->inputsFile);
-  app->add_option("--seed", opts->seed, "Draw seeded example inputs from this seed (0 to 2^64-1) instead of the dump's");
+  addSeedOption(app, &opts->seed);
   app->add_flag("--strict-strides", opts->strictStrides, "Compare the strides of size-1 dimensions too");
   app->add_option("--commands", opts->commandsFile, "Read commands from this file (one a line, echoed) instead of stdin");
   app->footer(

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "app/CliCommon.h"
 #include "engine/graph/GraphPrinter.h"
-#include "engine/interp/ExampleInputs.h"
 #include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom::cli {
@@ -60,41 +60,21 @@ void printRow(const std::string& field, const std::string& recorded, const std::
 
 }  // namespace
 
-Status Stepper::restart() {
-  auto tensors = materializeInputs(inputs_, seed_);
-  FATHOM_TRY(tensors);
-  interp_ = std::make_unique<DebugInterpreter>(graph_.graph, check_);
-  failed_ = false;
-  return interp_->start(std::move(*tensors));
-}
-
 std::string Stepper::nodeLine(size_t index, bool aligned) const {
-  const Node& node = graph_.graph.nodes()[index];
+  const Node& node = graph().nodes()[index];
   std::string at = "[" + std::to_string(index) + "] ";
-  if (aligned) at.insert(0, std::to_string(graph_.graph.size() - 1).size() + 3 - at.size(), ' ');
-  if (node.kind == NodeKind::Call) return at + "%" + node.name + " = " + formatCall(graph_.graph, node);
+  if (aligned) at.insert(0, std::to_string(graph().size() - 1).size() + 3 - at.size(), ' ');
+  if (node.kind == NodeKind::Call) return at + "%" + node.name + " = " + formatCall(graph(), node);
   if (node.kind == NodeKind::Placeholder) return at + "%" + node.name + " = placeholder";
-  return at + formatNode(graph_.graph, node);
+  return at + formatNode(graph(), node);
 }
 
 std::string Stepper::offsetText(const SymInt& offset) const {
-  std::string text = interp_->describe(SymIntList{offset});  // "[s0] = [4]" or "[4]"
+  std::string text = interp().describe(SymIntList{offset});  // "[s0] = [4]" or "[4]"
   std::string out;
   for (char c : text)
     if (c != '[' && c != ']') out += c;
   return out;
-}
-
-std::optional<NodeRef> Stepper::findNode(std::string name) const {
-  if (!name.empty() && name[0] == '%') name.erase(0, 1);
-  return graph_.graph.find(name);
-}
-
-const Breakpoint* Stepper::breakpointAt(size_t index) const {
-  const Node& node = graph_.graph.nodes()[index];
-  for (const auto& b : breakpoints_)
-    if (b.node == node.name || (!b.op.empty() && b.op == node.target)) return &b;
-  return nullptr;
 }
 
 bool Stepper::execute(const std::string& rawLine) {
@@ -121,9 +101,8 @@ bool Stepper::execute(const std::string& rawLine) {
   else if (cmd == "quit" || cmd == "q") return false;
   else if (cmd == "restart") {
     if (!noArgs()) return true;
-    if (auto s = restart(); !s.ok()) {
+    if (auto s = session_.restart(); !s.ok()) {
       std::cout << "error: " << s.error().str() << "\n";
-      failed_ = true;
       return true;
     }
     std::cout << "restarted with the same inputs; before " << nodeLine(0) << "\n";
@@ -134,47 +113,47 @@ bool Stepper::execute(const std::string& rawLine) {
 }
 
 bool Stepper::canRun() const {
-  if (failed_) {
+  if (session_.failed()) {
     std::cout << "the last node failed to execute; 'restart' to run the graph again\n";
     return false;
   }
-  if (interp_->done()) {
+  if (session_.done()) {
     std::cout << "the graph has finished; 'restart' to run it again\n";
     return false;
   }
   return true;
 }
 
-std::optional<size_t> Stepper::stepOne(bool echo) {
-  const size_t index = interp_->cursor();
-  const size_t before = interp_->mismatches().size();
-  if (auto s = interp_->step(); !s.ok()) {
-    failed_ = true;
-    ++failures_;
-    std::cout << nodeLine(index) << "\n  error: " << s.error().str() << "\n";
-    return std::nullopt;
+bool Stepper::step(bool echo) {
+  auto step = session_.stepOne();
+  if (!step.ok()) return false;  // canRun() said it could
+  printStep(*step, echo);
+  return !step->failed();
+}
+
+void Stepper::printStep(const StepResult& step, bool echo) const {
+  if (step.failure) {
+    std::cout << nodeLine(step.node) << "\n  error: " << step.failure->str() << "\n";
+    return;
   }
-  const auto& all = interp_->mismatches();
-  mismatchesSeen_ += all.size() - before;
-  if (echo || all.size() > before) {
-    std::cout << nodeLine(index) << "\n";
-    for (size_t i = before; i < all.size(); ++i) {
-      const Mismatch& m = all[i];
-      const char* kind = m.op == "placeholder" ? "input: the real input is not what the graph recorded"
-                         : m.origin              ? "origin: this op's meta or kernel"
-                                                 : "inherited: an input already mismatched";
-      std::cout << "  MISMATCH (" << kind << ") " << m.field << ": recorded " << m.expected << ", real " << m.actual << "\n";
-    }
+  if (!echo && step.newMismatches == 0) return;
+  std::cout << nodeLine(step.node) << "\n";
+  const auto& all = interp().mismatches();
+  for (size_t i = step.firstMismatch; i < step.firstMismatch + step.newMismatches; ++i) {
+    const Mismatch& m = all[i];
+    const char* kind = m.op == "placeholder" ? "input: the real input is not what the graph recorded"
+                       : m.origin              ? "origin: this op's meta or kernel"
+                                               : "inherited: an input already mismatched";
+    std::cout << "  MISMATCH (" << kind << ") " << m.field << ": recorded " << m.expected << ", real " << m.actual << "\n";
   }
-  return all.size() - before;
 }
 
 void Stepper::printFinished() const {
   size_t origins = 0;
-  for (const auto& m : interp_->mismatches()) origins += m.origin ? 1 : 0;
-  std::cout << "graph '" << graph_.name << "' finished: " << graph_.graph.size() << " nodes run, "
-            << interp_->checkedNodes() << " checked, " << interp_->mismatches().size() << " mismatch"
-            << (interp_->mismatches().size() == 1 ? "" : "es") << " (" << origins << " origin)\n";
+  for (const auto& m : interp().mismatches()) origins += m.origin ? 1 : 0;
+  std::cout << "graph '" << session_.graphName() << "' finished: " << graph().size() << " nodes run, "
+            << interp().checkedNodes() << " checked, " << interp().mismatches().size() << " mismatch"
+            << (interp().mismatches().size() == 1 ? "" : "es") << " (" << origins << " origin)\n";
 }
 
 void Stepper::next(const Args& args) {
@@ -184,33 +163,32 @@ void Stepper::next(const Args& args) {
     return;
   }
   if (!canRun()) return;
-  for (int64_t i = 0; i < *count && !interp_->done(); ++i)
-    if (!stepOne(true)) return;
-  if (interp_->done()) printFinished();
+  for (int64_t i = 0; i < *count && !interp().done(); ++i)
+    if (!step(true)) return;
+  if (interp().done()) printFinished();
 }
 
 void Stepper::cont() {
   if (!canRun()) return;
-  do {
-    auto found = stepOne(false);
-    if (!found) return;
-    if (*found > 0) {
-      std::cout << "stopped after a mismatch; 'print %" << graph_.graph.nodes()[interp_->cursor() - 1].name
-                << "' shows the node\n";
+  auto run = session_.runToBreak();
+  if (!run.ok()) return;  // canRun() said it could
+  printStep(run->last, false);
+  switch (run->reason) {
+    case StopReason::Failure: return;
+    case StopReason::Mismatch:
+      std::cout << "stopped after a mismatch; 'print %" << graph().nodes()[run->last.node].name << "' shows the node\n";
       return;
-    }
-  } while (!interp_->done() && !breakpointAt(interp_->cursor()));
-  if (interp_->done()) {
-    printFinished();
-    return;
+    case StopReason::End: printFinished(); return;
+    case StopReason::Breakpoint:
+      std::cout << "breakpoint " << run->breakpoint << ", before " << nodeLine(session_.cursor()) << "\n";
+      return;
   }
-  std::cout << "breakpoint " << breakpointAt(interp_->cursor())->id << ", before " << nodeLine(interp_->cursor()) << "\n";
 }
 
 void Stepper::addBreak(const Args& args) {
   if (args.empty()) {
-    if (breakpoints_.empty()) std::cout << "no breakpoints\n";
-    for (const auto& b : breakpoints_)
+    if (session_.breakpoints().empty()) std::cout << "no breakpoints\n";
+    for (const auto& b : session_.breakpoints())
       std::cout << "  " << b.id << "  " << (b.op.empty() ? "node %" + b.node : "op " + b.op) << "\n";
     return;
   }
@@ -218,26 +196,17 @@ void Stepper::addBreak(const Args& args) {
     std::cout << "break: expected one node (%add_3) or op (aten.add.Tensor)\n";
     return;
   }
-  Breakpoint b;
-  if (auto ref = findNode(args[0])) {
-    b.node = graph_.graph.node(*ref).name;
-  } else {
-    size_t uses = 0;
-    for (const auto& n : graph_.graph.nodes()) uses += n.target == args[0] ? 1 : 0;
-    if (uses == 0) {
-      std::cout << "break: no node or op '" << args[0] << "' in graph '" << graph_.name << "' ('list' shows the nodes)\n";
-      return;
-    }
-    b.op = args[0];
+  auto added = session_.addBreakpoint(args[0]);
+  if (!added.ok()) {
+    std::cout << "break: " << added.error().message << " ('list' shows the nodes)\n";
+    return;
   }
-  for (const auto& other : breakpoints_)
-    if (other.node == b.node && other.op == b.op) {
-      std::cout << "breakpoint " << other.id << " already breaks there\n";
-      return;
-    }
-  b.id = nextBreakpointId_++;
+  const Breakpoint& b = added->breakpoint;
+  if (!added->isNew) {
+    std::cout << "breakpoint " << b.id << " already breaks there\n";
+    return;
+  }
   std::cout << "breakpoint " << b.id << ": before " << (b.op.empty() ? "%" + b.node : "every " + b.op) << "\n";
-  breakpoints_.push_back(std::move(b));
 }
 
 void Stepper::deleteBreak(const Args& args) {
@@ -246,13 +215,10 @@ void Stepper::deleteBreak(const Args& args) {
     std::cout << "delete: expected a breakpoint number ('break' lists them)\n";
     return;
   }
-  for (auto it = breakpoints_.begin(); it != breakpoints_.end(); ++it)
-    if (it->id == *id) {
-      breakpoints_.erase(it);
-      std::cout << "deleted breakpoint " << *id << "\n";
-      return;
-    }
-  std::cout << "delete: no breakpoint " << *id << " ('break' lists them)\n";
+  if (*id <= std::numeric_limits<int>::max() && session_.removeBreakpoint(static_cast<int>(*id)))
+    std::cout << "deleted breakpoint " << *id << "\n";
+  else
+    std::cout << "delete: no breakpoint " << *id << " ('break' lists them)\n";
 }
 
 void Stepper::print(const Args& args) {
@@ -260,35 +226,35 @@ void Stepper::print(const Args& args) {
     std::cout << "print: expected one node, as in 'print %add_3'\n";
     return;
   }
-  auto ref = findNode(args[0]);
+  auto ref = session_.findNode(args[0]);
   if (!ref) {
-    std::cout << "print: no node '" << args[0] << "' in graph '" << graph_.name << "' ('list' shows the nodes)\n";
+    std::cout << "print: no node '" << args[0] << "' in graph '" << session_.graphName() << "' ('list' shows the nodes)\n";
     return;
   }
   const size_t index = static_cast<size_t>(ref->index);
-  const Node& node = graph_.graph.node(*ref);
-  if (index >= interp_->cursor()) {
+  const Node& node = graph().node(*ref);
+  if (index >= interp().cursor()) {
     std::cout << "print: %" << node.name << " has not run yet; 'next' or 'continue' to run it\n";
     return;
   }
   std::cout << nodeLine(index) << "\n";
   if (node.kind == NodeKind::Output) {
-    for (size_t i = 0; i < interp_->outputs().size(); ++i) {
+    for (size_t i = 0; i < interp().outputs().size(); ++i) {
       std::cout << "  output " << i << ":\n";
-      printTable(node, Value{}, interp_->outputs()[i], "");
+      printTable(node, Value{}, interp().outputs()[i], "");
     }
     return;
   }
   printRow("", "recorded", "real", false);
-  printTable(node, node.val, interp_->value(*ref), "");
+  printTable(node, node.val, interp().value(*ref), "");
   if (node.val.isNone()) std::cout << "  not checked: no recorded meta\n";
-  else std::cout << (interp_->matched(*ref) ? "  matches its recorded meta\n" : "  MISMATCH (see the rows marked)\n");
+  else std::cout << (interp().matched(*ref) ? "  matches its recorded meta\n" : "  MISMATCH (see the rows marked)\n");
 }
 
 // One row per field; a row is marked when the interpreter reported a mismatch for it.
 void Stepper::printTable(const Node& node, const Value& recorded, const Value& real, const std::string& label) const {
   auto bad = [&](const std::string& field) {
-    for (const auto& m : interp_->mismatches())
+    for (const auto& m : interp().mismatches())
       if (m.node == node.name && m.field == label + field) return true;
     return false;
   };
@@ -306,8 +272,8 @@ void Stepper::printTable(const Node& node, const Value& recorded, const Value& r
   }
   const TensorMeta* m = recorded.tryAs<TensorMeta>();
   printRow(label + "dtype", m ? std::string(dtypeName(m->dtype)) : "-", std::string(dtypeName(t->dtype())), bad("dtype"));
-  printRow(label + "sizes", m ? interp_->describe(m->sizes) : "-", intListText(t->sizes()), bad("sizes"));
-  printRow(label + "strides", m ? interp_->describe(m->strides) : "-", intListText(t->strides()), bad("strides"));
+  printRow(label + "sizes", m ? interp().describe(m->sizes) : "-", intListText(t->sizes()), bad("sizes"));
+  printRow(label + "strides", m ? interp().describe(m->strides) : "-", intListText(t->strides()), bad("strides"));
   printRow(label + "storage offset", m ? offsetText(m->storageOffset) : "-", std::to_string(t->storageOffset()),
            bad("storage_offset"));
   if (bad("alias")) printRow(label + "alias", "(see the mismatch)", "", true);
@@ -315,24 +281,25 @@ void Stepper::printTable(const Node& node, const Value& recorded, const Value& r
 }
 
 void Stepper::where() const {
-  const auto& nodes = graph_.graph.nodes();
-  const bool done = interp_->done();
-  const size_t index = done ? nodes.size() - 1 : interp_->cursor();
+  const auto& nodes = graph().nodes();
+  const sym::ShapeEnv* env = session_.shapeEnv();
+  const bool done = interp().done();
+  const size_t index = done ? nodes.size() - 1 : interp().cursor();
   const Node& node = nodes[index];
   std::cout << (done ? "finished; last node run: " : "before ") << nodeLine(index) << "\n";
   auto orUnknown = [](const std::string& s) { return s.empty() ? std::string("(unknown)") : s; };
   std::cout << "  source  " << orUnknown(node.provenance.source) << "\n  module  " << orUnknown(node.provenance.module)
             << "\n  stage   " << orUnknown(node.stage) << "\n";
-  if (!env_ || env_->symbols().empty()) {
+  if (!env || env->symbols().empty()) {
     std::cout << "  symbols: none (a static trace)\n";
     return;
   }
   std::cout << "  symbols:";
-  for (size_t i = 0; i < env_->symbols().size(); ++i) {
+  for (size_t i = 0; i < env->symbols().size(); ++i) {
     const auto symbol = static_cast<int32_t>(i);
-    std::cout << (i ? ", " : " ") << env_->symbols()[i].name;
-    if (auto v = interp_->symbolValue(symbol)) std::cout << " = " << *v;
-    else if (auto r = env_->replacements().find(symbol); r != env_->replacements().end())
+    std::cout << (i ? ", " : " ") << env->symbols()[i].name;
+    if (auto v = interp().symbolValue(symbol)) std::cout << " = " << *v;
+    else if (auto r = env->replacements().find(symbol); r != env->replacements().end())
       std::cout << " -> " << r->second.str() << " (replaced when traced)";
     else std::cout << " unbound (no input read so far binds it)";
   }
@@ -340,13 +307,13 @@ void Stepper::where() const {
 }
 
 void Stepper::list() const {
-  const size_t cursor = interp_->cursor(), size = graph_.graph.size();
+  const size_t cursor = interp().cursor(), size = graph().size();
   const size_t from = cursor > kListContext ? cursor - kListContext : 0;
   const size_t to = std::min(size, cursor + kListContext + 1);
   for (size_t i = from; i < to; ++i) {
     const bool ran = i < cursor;
-    const char* status = ran && !interp_->matched(NodeRef{static_cast<int32_t>(i)}) ? "!" : " ";
-    std::cout << (i == cursor ? "=>" : "  ") << (breakpointAt(i) ? "B" : " ") << status << " " << nodeLine(i, true) << "\n";
+    const char* status = ran && !interp().matched(NodeRef{static_cast<int32_t>(i)}) ? "!" : " ";
+    std::cout << (i == cursor ? "=>" : "  ") << (session_.breakpointAt(i) ? "B" : " ") << status << " " << nodeLine(i, true) << "\n";
   }
   if (cursor >= size) std::cout << "=>   (end of graph)\n";
 }
@@ -367,8 +334,9 @@ void Stepper::help() {
 }
 
 void Stepper::printEnd() const {
-  std::cout << "end of session: " << mismatchesSeen_ << " mismatch" << (mismatchesSeen_ == 1 ? "" : "es") << " seen";
-  if (failures_) std::cout << ", " << failures_ << " node" << (failures_ == 1 ? "" : "s") << " failed to execute";
+  const size_t seen = session_.mismatchesSeen(), failures = session_.failures();
+  std::cout << "end of session: " << seen << " mismatch" << (seen == 1 ? "" : "es") << " seen";
+  if (failures) std::cout << ", " << failures << " node" << (failures == 1 ? "" : "s") << " failed to execute";
   std::cout << "\n";
 }
 

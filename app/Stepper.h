@@ -1,44 +1,32 @@
-// Stepper: the session behind `fathom step` - one graph, its inputs, the breakpoints, and a
-// DebugInterpreter for the current run - driven one command line at a time (next, continue,
-// break, delete, print, where, list, restart, quit, help). It prints its answers on stdout; a bad
-// command or argument is one line there and the session goes on.
-//
-// Invariants: every value of the current run stays alive (keepIntermediates), so `print` works on
-// any node already run; restart() draws the same inputs again (a graph may mutate its inputs in
-// place) and keeps the breakpoints; after a node fails to execute only `restart` runs anything.
+// Stepper: `fathom step`'s command lines over a DebugSession (engine/interp/DebugSession.h: the
+// graph, its inputs, the breakpoints and the current run) - next, continue, break, delete, print,
+// where, list, restart, quit, help. It parses each line, calls the session, and prints the answer
+// on stdout; a bad command or argument is one line there and the session goes on.
 #pragma once
 
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/dump/Dump.h"
-#include "engine/interp/DebugInterpreter.h"
+#include "engine/interp/DebugSession.h"
 
 namespace fathom::cli {
-
-// Exactly one of `node` and `op` is set.
-struct Breakpoint {
-  int id = 0;
-  std::string node;  // without the '%'
-  std::string op;    // "aten.add.Tensor"
-};
 
 // One session; its answers go to stdout.
 class Stepper {
  public:
   Stepper(const NamedGraph& graph, const sym::ShapeEnv* env, std::vector<ExampleInput> inputs,
           std::optional<uint64_t> seed, CheckOptions check)
-      : graph_(graph), env_(env), inputs_(std::move(inputs)), seed_(seed), check_(std::move(check)) {}
+      : session_(graph.graph, graph.name, env, std::move(inputs), seed, std::move(check)) {}
 
-  // A new interpreter on freshly drawn inputs; breakpoints are kept.
-  Status restart();
+  // A new run on freshly drawn inputs; breakpoints are kept.
+  Status restart() { return session_.restart(); }
   // Runs one command line; false when the session is over.
   bool execute(const std::string& line);
-  bool problemSeen() const { return mismatchesSeen_ > 0 || failures_ > 0; }
+  bool problemSeen() const { return session_.problemSeen(); }
   void printEnd() const;
-  std::string cursorLine() const { return interp_->done() ? "the end" : nodeLine(interp_->cursor()); }
+  std::string cursorLine() const { return session_.done() ? "the end" : nodeLine(session_.cursor()); }
 
  private:
   using Args = std::vector<std::string>;
@@ -53,28 +41,19 @@ class Stepper {
   static void help();
 
   bool canRun() const;
-  // Runs the node at the cursor; prints its line and mismatches when `echo` (and always when
-  // it fails). Returns the number of new mismatches, or nullopt when the node failed.
-  std::optional<size_t> stepOne(bool echo);
+  // Runs the node at the cursor; prints its line and mismatches when `echo` (and always when it
+  // fails or mismatches). False when the node failed.
+  bool step(bool echo);
+  void printStep(const StepResult& step, bool echo) const;
   void printFinished() const;
   void printTable(const Node& node, const Value& recorded, const Value& real, const std::string& label) const;
-  std::optional<NodeRef> findNode(std::string name) const;
-  const Breakpoint* breakpointAt(size_t index) const;
   // "[7] %addmm = aten.addmm.default(...)"; `aligned` pads the index to the widest one's width.
   std::string nodeLine(size_t index, bool aligned = false) const;
   std::string offsetText(const SymInt& offset) const;
+  const Graph& graph() const { return session_.graph(); }
+  const DebugInterpreter& interp() const { return session_.interpreter(); }
 
-  const NamedGraph& graph_;
-  const sym::ShapeEnv* env_;  // null for a static trace
-  std::vector<ExampleInput> inputs_;
-  std::optional<uint64_t> seed_;
-  CheckOptions check_;
-  std::unique_ptr<DebugInterpreter> interp_;
-  std::vector<Breakpoint> breakpoints_;
-  int nextBreakpointId_ = 1;
-  bool failed_ = false;          // the node at the cursor failed to execute in this run
-  size_t mismatchesSeen_ = 0;    // over every run of the session
-  size_t failures_ = 0;
+  DebugSession session_;
   std::string lastCommand_;
 };
 

@@ -17,6 +17,7 @@
 #include "app/CliCommon.h"
 #include "app/CompiledAutogradTrace.h"
 #include "engine/aot/AotCompile.h"
+#include "engine/dump/GuardJson.h"
 #include "engine/frontend/ShapeTracing.h"
 #include "engine/graph/GraphGuards.h"
 #include "engine/graph/PartitionInfo.h"
@@ -64,12 +65,6 @@ Result<std::vector<CallSpec>> parseCalls(const std::string& text) {
   }
   if (out.empty()) return invalidInput("--calls: no calls given (e.g. --calls 8x128,4x128)");
   return out;
-}
-
-Json failureJson(size_t entry, const sym::GuardFailure& f) {
-  return {{"entry", entry}, {"kind", f.kind}, {"expr", f.expr}, {"actual", f.actual}, {"stage", f.where.stage},
-          {"node", f.where.node}, {"op", f.where.op}, {"source", f.where.source}, {"module", f.where.module},
-          {"reason", f.reason}};
 }
 
 std::string failureText(const sym::GuardFailure& f) {
@@ -163,7 +158,7 @@ int simulateCalls(const TraceOptions& o, models::ModelOptions mo, TraceLog& log)
       std::vector<std::string> reasons;
       for (const auto& [entry, fs] : look.failures)
         for (const auto& f : fs) {
-          failures.push_back(failureJson(entry, f));
+          failures.push_back(guardFailureJson(entry, f));
           reasons.push_back("entry #" + std::to_string(entry) + ": " + oneLine(failureText(f)));
         }
       const int64_t compileId = compiles++;
@@ -214,11 +209,6 @@ int listModels(bool json) {
   return kExitOk;
 }
 
-Json lateGuardJson(const aot::LateGuard& g) {
-  return {{"expr", g.expr}, {"stage", g.where.stage}, {"node", g.where.node}, {"op", g.where.op},
-          {"source", g.where.source}, {"module", g.where.module}, {"reason", g.reason}};
-}
-
 Status writeDump(const Dump& dump, const TraceOptions& o) {
   if (o.out.empty()) return {};
   if (!o.force && std::ifstream(o.out).good()) return invalidInput("trace: " + o.out + " exists; pass --force to overwrite it");
@@ -253,7 +243,7 @@ int runAotTrace(const TraceOptions& o, const models::ModelOptions& mo, TraceLog&
       saved.push_back(std::move(j));
     }
     Json late = Json::array();
-    for (const auto& g : compiled->lateGuards) late.push_back(lateGuardJson(g));
+    for (const auto& g : compiled->lateGuards) late.push_back(guardProvenanceJson(g.expr, g.where, g.reason));
     Json graphs = Json::object();
     for (const auto& g : dump.graphs) graphs[g.name] = g.graph.size();
     printJson({{"model", o.model}, {"dynamic", o.dynamic}, {"partitioner", p.partitioner},

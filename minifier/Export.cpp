@@ -63,7 +63,7 @@ std::string graphNames(const Dump& dump) {
 
 // The inputs of `c.graph` with their values; large ones appended to c.sideData.
 Status addInputs(ReproCase& c, const Dump& dump, int64_t inlineLimit, bool symbolic) {
-  auto specs = chooseInputs(dump, c.graphName, nullptr);
+  auto specs = chooseInputs(dump.graph(c.graphName), c.graphName, dump.inputsFor(c.graphName), nullptr);
   FATHOM_TRY(specs);
   const auto placeholders = c.graph.placeholders();
   if (specs->size() != placeholders.size())
@@ -138,8 +138,8 @@ Result<ReproProperty> parseReproProperty(const std::string& text) {
   p.text = text;
   p.kind = spec->kind;
   p.arg = spec->arg;
-  if (p.kind == "timeout") p.seconds = *positiveNumber(p.arg);
-  if (p.kind == "accuracy" && !p.arg.empty()) p.tolerance = *positiveNumber(p.arg);
+  if (p.kind == PredicateKind::Timeout) p.seconds = *positiveNumber(p.arg);
+  if (p.kind == PredicateKind::Accuracy && !p.arg.empty()) p.tolerance = *positiveNumber(p.arg);
   return p;
 }
 

@@ -28,6 +28,7 @@
 
 #include "engine/core/Result.h"
 #include "engine/dump/Dump.h"
+#include "minifier/PredicateKind.h"
 
 namespace fathom::minify {
 
@@ -48,10 +49,10 @@ struct ExportOptions {
 
 // The failure, parsed from the predicate text (as `fathom minify --predicate` takes it).
 struct ReproProperty {
-  std::string text;       // "accuracy:0.01"
-  std::string kind;       // exception, crash, timeout, accuracy, mismatch, guard, script, torch
-  std::string arg;        // the regex, command or torch check kind; empty when not given
-  double seconds = 0;     // timeout: the limit
+  std::string text;    // "accuracy:0.01"
+  PredicateKind kind = PredicateKind::Exception;
+  std::string arg;     // the regex, command or torch check kind; empty when not given
+  double seconds = 0;  // timeout: the limit
   // accuracy: the predicate's rule (PyTorch's): an output fails when rmse(backend, float64 run) >
   // 2 * rmse(eager, float64 run) + tol / 10; where the float64 run raises, when
   // max |backend - eager| > tol * max |eager| + tol

@@ -223,20 +223,20 @@ std::string inputsText(const ReproCase& c, const std::string& sideName) {
   return out + "  return materializeInputs(in);\n}\n";
 }
 
-bool isDeathTest(const ReproProperty& p) { return p.kind == "crash" || p.kind == "timeout"; }
+bool isDeathTest(const ReproProperty& p) { return predicateKindInfo(p.kind).endsTheRun; }
 
 // What the test asserts, in words, for the header and the failure message.
 std::string correctBehaviour(const ReproProperty& p) {
-  if (p.kind == "crash") return "the backend's run ends normally, without a signal (run in a child process)";
-  if (p.kind == "timeout") return "the backend's run finishes within " + numberText(p.seconds, kCpp, false) + " s (alarm() in a child process)";
-  if (p.kind == "accuracy")
+  if (p.kind == PredicateKind::Crash) return "the backend's run ends normally, without a signal (run in a child process)";
+  if (p.kind == PredicateKind::Timeout) return "the backend's run finishes within " + numberText(p.seconds, kCpp, false) + " s (alarm() in a child process)";
+  if (p.kind == PredicateKind::Accuracy)
     return "every floating output passes the accuracy predicate's rule: rmse(backend, float64 run) <= 2 * rmse(eager, float64 run) + "
            "tol / 10 (if the float64 run raises: max |backend - eager| <= tol * max |eager| + tol), tol = " +
            numberText(p.tolerance, kCpp, false);
-  if (p.kind == "mismatch") return "the debug interpreter over the meta the backend records (backend->meta(graph)) finds no origin";
+  if (p.kind == PredicateKind::Mismatch) return "the debug interpreter over the meta the backend records (backend->meta(graph)) finds no origin";
   std::string rule = "the backend runs the graph without an error";
-  if (p.kind == "exception" && !p.arg.empty()) rule += " (Fathom saw one matching /" + p.arg + "/)";
-  if (p.kind != "exception") rule += "; the predicate's own property is checked outside this test";
+  if (p.kind == PredicateKind::Exception && !p.arg.empty()) rule += " (Fathom saw one matching /" + p.arg + "/)";
+  if (p.kind != PredicateKind::Exception) rule += "; the predicate's own property is checked outside this test";
   return rule;
 }
 
@@ -257,43 +257,50 @@ std::string gtestHeader(const ReproCase& c, const std::string& outputPath) {
   out += "#include <gtest/gtest.h>\n\n#include <cmath>\n#include <string>\n#include <vector>\n";
   if (isDeathTest(c.property)) out += "\n#include <unistd.h>\n\n#include <cstdio>\n#include <cstdlib>\n";
   out += "\n#include \"engine/graph/GraphBuilder.h\"\n";
-  if (c.property.kind == "mismatch") out += "#include \"engine/interp/DebugInterpreter.h\"\n";
+  if (c.property.kind == PredicateKind::Mismatch) out += "#include \"engine/interp/DebugInterpreter.h\"\n";
   out += "#include \"engine/interp/ExampleInputs.h\"\n";
-  if (c.property.kind == "accuracy") out += "#include \"engine/interp/ValueDiff.h\"\n";
+  if (c.property.kind == PredicateKind::Accuracy) out += "#include \"engine/interp/ValueDiff.h\"\n";
   return out + "#include \"minifier/Backends.h\"\n\nnamespace {\n\nusing namespace fathom;\n\n";
 }
 
 std::string gtestHelpers(const ReproCase& c, const std::string& dataFile, bool pins) {
   std::string out = "const char* const kBackend = " + quoted(c.backend) + ";\n";
   if (!dataFile.empty()) out += "const char* const kDataFile = " + quoted(dataFile) + ";\n";
-  if (c.property.kind == "accuracy") out += "const double kTolerance = " + numberText(c.property.tolerance, kCpp, true) + ";\n";
+  if (c.property.kind == PredicateKind::Accuracy) out += "const double kTolerance = " + numberText(c.property.tolerance, kCpp, true) + ";\n";
   out += "\n" + std::string(templates::kGtestLayout);
   if (pins) out += templates::kGtestPin;
-  if (c.property.kind == "accuracy") out += templates::kGtestAccuracy;
+  if (c.property.kind == PredicateKind::Accuracy) out += templates::kGtestAccuracy;
   return out;
+}
+
+// The TEST's name: the correct behaviour it asserts.
+const char* testName(PredicateKind kind) {
+  switch (kind) {
+    case PredicateKind::Crash: return "RunEndsNormally";
+    case PredicateKind::Timeout: return "RunFinishesInTime";
+    case PredicateKind::Accuracy: return "OutputsMatchEager";
+    case PredicateKind::Mismatch: return "RecordedMetaMatchesRealRun";
+    default: return "RunsWithoutError";  // exception, and the kinds checked outside the test
+  }
 }
 
 // The TEST: set-up shared by every property, then the property's own assertions.
 std::string gtestTest(const ReproCase& c) {
-  const std::string& kind = c.property.kind;
-  const std::string name = kind == "crash"      ? "RunEndsNormally"
-                           : kind == "timeout"  ? "RunFinishesInTime"
-                           : kind == "accuracy" ? "OutputsMatchEager"
-                           : kind == "mismatch" ? "RecordedMetaMatchesRealRun"
-                                                : "RunsWithoutError";
+  const PredicateKind kind = c.property.kind;
+  const std::string name = testName(kind);
   std::string out = isDeathTest(c.property) ? templates::kGtestChild : "";
   out += "// " + oneLine(correctBehaviour(c.property)) + ".\nTEST(FathomRepro, " + name + ") {\n" +
          "  const minify::Backend* backend = minify::findBackend(kBackend);\n" +
          "  ASSERT_NE(backend, nullptr) << \"this build has no backend \" << kBackend;\n" +
          "  auto graph = buildGraph();\n  ASSERT_TRUE(graph.ok()) << graph.error().str();\n";
   if (isDeathTest(c.property)) {
-    const auto seconds = kind == "timeout" ? std::to_string(static_cast<unsigned>(std::ceil(c.property.seconds))) : "0";
+    const auto seconds = kind == PredicateKind::Timeout ? std::to_string(static_cast<unsigned>(std::ceil(c.property.seconds))) : "0";
     return out + "  GTEST_FLAG_SET(death_test_style, \"threadsafe\");  // the child re-executes: safe with BLAS threads\n" +
            "  EXPECT_EXIT(runToTheEnd(*backend, *graph, " + seconds + "), ::testing::ExitedWithCode(0), \"\")\n" +
-           "      << \"" + (kind == "crash" ? "the backend's run crashed" : "the backend's run did not finish in time") + "\";\n}\n";
+           "      << \"" + (kind == PredicateKind::Crash ? "the backend's run crashed" : "the backend's run did not finish in time") + "\";\n}\n";
   }
   out += "  auto inputs = makeInputs();\n  ASSERT_TRUE(inputs.ok()) << inputs.error().str();\n";
-  if (kind == "accuracy")
+  if (kind == PredicateKind::Accuracy)
     return out + "  const std::string note = nonFiniteNote(*inputs);\n" +
            "  auto wideInputs = toFloat64(*inputs);\n  ASSERT_TRUE(wideInputs.ok()) << wideInputs.error().str();\n" +
            "  auto out = backend->run(*graph, std::move(*inputs));\n" +
@@ -308,7 +315,7 @@ std::string gtestTest(const ReproCase& c) {
            "  const std::string why = wide.ok() ? note : note + \" (the float64 run raised: \" + wide.error().str() + \")\";\n" +
            "  for (size_t i = 0; i < got.size() && i < want.size(); ++i)\n" +
            "    expectAccurate(got[i], want[i], i < want64.size() ? &want64[i] : nullptr, \"output \" + std::to_string(i), why);\n}\n";
-  if (kind == "mismatch")
+  if (kind == PredicateKind::Mismatch)
     return out + "  const Graph recorded = backend->meta(*graph);\n  DebugInterpreter check(recorded);\n" +
            "  auto run = check.run(std::move(*inputs));\n  ASSERT_TRUE(run.ok()) << run.error().str();\n" +
            "  std::string origins;\n  for (const Mismatch& m : check.mismatches())\n" +
@@ -323,7 +330,7 @@ std::string gtestTest(const ReproCase& c) {
 Result<ExportedFile> gtestSource(const ReproCase& c, const std::string& outputPath) {
   auto graph = graphText(c.graph);
   if (!graph.ok()) return graph.error().within(c.source);
-  const std::string pins = c.property.kind == "mismatch" ? pinsText(c.graph) : "";
+  const std::string pins = c.property.kind == PredicateKind::Mismatch ? pinsText(c.graph) : "";
   const std::string sideName = std::filesystem::path(sideFilePath(outputPath)).filename().string();
   const std::string dataFile = c.sideData.empty() ? "" : std::filesystem::absolute(sideFilePath(outputPath)).string();
   ExportedFile f;

@@ -41,10 +41,8 @@ std::string kwargText(const std::string& name, const std::string& value) {
 }
 
 std::string defaultCheck(const ReproProperty& p) {
-  if (p.kind == "crash" || p.kind == "timeout" || p.kind == "accuracy") return p.kind;
-  if (p.kind == "mismatch") return "meta";
-  if (p.kind == "torch" && !p.arg.empty()) return p.arg.substr(0, p.arg.find(':'));  // meta:OP checks meta
-  return "exception";
+  if (p.kind == PredicateKind::Torch && !p.arg.empty()) return p.arg.substr(0, p.arg.find(':'));  // meta:OP checks meta
+  return predicateKindInfo(p.kind).pytorchCheck;
 }
 
 std::string argText(const Value& v, const std::vector<std::string>& vars);
@@ -101,7 +99,7 @@ std::string header(const ReproCase& c, const std::string& dataFile) {
          "    sys.exit(2)\n\n";
   const ReproProperty& p = c.property;
   out += "DEFAULT_CHECK = " + quoted(defaultCheck(p)) + "\nDEFAULT_TOL = " + numberText(p.tolerance, kPython, true) +
-         "\nDEFAULT_SECONDS = " + numberText(p.kind == "timeout" ? p.seconds : 60.0, kPython, true) +
+         "\nDEFAULT_SECONDS = " + numberText(p.kind == PredicateKind::Timeout ? p.seconds : 60.0, kPython, true) +
          "\nDATA_FILE = " + (dataFile.empty() ? "None" : quoted(dataFile)) + "\nnan, inf = float(\"nan\"), float(\"inf\")\n\n\n";
   return out;
 }

@@ -16,10 +16,10 @@
 
 #include "engine/aot/AotCompile.h"
 #include "engine/graph/GraphGuards.h"
+#include "engine/interp/AccuracyRule.h"
 #include "engine/interp/DebugInterpreter.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/ValueDiff.h"
-#include "engine/ops/cpu/Copy.h"
 #include "engine/symbolic/GuardSet.h"
 #include "minifier/Export.h"
 
@@ -89,30 +89,6 @@ bool allFinite(const Tensor& t) {
   return true;
 }
 
-// A float tensor's values as float64 (the reference run's inputs); others unchanged.
-Result<Value> toFloat64(const Value& v) {
-  const auto* t = v.tryAs<Tensor>();
-  if (!t || !isFloating(t->dtype())) return v;
-  TensorMeta wide = t->meta();
-  wide.dtype = DType::Float64;
-  wide.strides = contiguousStrides(wide.sizes);
-  wide.storageOffset = 0;
-  try {
-    return Value(convertedTo(*t, wide));
-  } catch (const OpError& e) {  // allocation refused
-    return invalidInput(e.what());
-  }
-}
-
-double rmse(const Tensor& a, const Tensor& b) {
-  double sum = 0;
-  for (int64_t i = 0; i < a.numel(); ++i) {
-    const double d = a.atLinear(i) - b.atLinear(i);
-    sum += d * d;
-  }
-  return a.numel() ? std::sqrt(sum / static_cast<double>(a.numel())) : 0.0;
-}
-
 // Outputs with nested lists (a multi-output op returned whole) flattened.
 Result<ValueList> flat(Result<ValueList> r) {
   if (!r.ok()) return r;
@@ -128,19 +104,16 @@ Result<ValueList> flat(Result<ValueList> r) {
 Verdict accuracy(const Backend& backend, const Candidate& c, double tol, bool allowNonFinite) {
   auto inputs = materializeInputs(c.inputs);
   if (!inputs.ok()) return {false, "its inputs cannot be built: " + inputs.error().str()};
-  ValueList wide;
-  for (const auto& v : *inputs) {
+  for (const auto& v : *inputs)
     if (const auto* t = v.tryAs<Tensor>(); t && isFloating(t->dtype()) && !allowNonFinite && !allFinite(*t))
       return {false, "an input holds NaN or Inf (not taken without allowing it)"};
-    auto w = toFloat64(v);
-    if (!w.ok()) return {false, w.error().str()};
-    wide.push_back(std::move(*w));
-  }
+  auto wide = widenedToFloat64(*inputs);
+  if (!wide.ok()) return {false, wide.error().str()};
   auto got = flat(backend.run(c.graph, *inputs));
   if (!got.ok()) return {false, kRaised + got.error().str()};
   auto eager = flat(findBackend("eager")->run(c.graph, *inputs));
   if (!eager.ok()) return {false, "the eager reference raised: " + eager.error().str()};
-  auto ref = flat(findBackend("eager")->run(c.graph, wide));
+  auto ref = flat(findBackend("eager")->run(c.graph, *wide));
   for (size_t i = 0; i < got->size() && i < eager->size(); ++i) {
     const auto* g = (*got)[i].tryAs<Tensor>();
     const auto* e = (*eager)[i].tryAs<Tensor>();
@@ -267,43 +240,169 @@ Verdict runInPyTorch(const Dump& candidate, const std::string& graph, const std:
   return {fails, line.empty() ? "python3 exited with status " + std::to_string(code) : line};
 }
 
-}  // namespace
+// --- one oracle per kind ---------------------------------------------------------------------
 
-const char* predicateKinds() {
-  return "exception[:REGEX], crash[:SIGNAL], timeout:SECONDS, accuracy[:TOL], mismatch[:OP], guard, script:CMD or torch[:exception|meta]";
+// What every kind's oracle is made from: the original candidate, the backend, the context.
+struct Original {
+  const Candidate& candidate;
+  const Backend& backend;
+  const OracleContext& ctx;
+
+  // How candidates run: the backend's run, in words.
+  std::function<Verdict(const Candidate&)> probe() const {
+    const Backend& b = backend;
+    return [&b](const Candidate& c) { return describe(runWith(b, c.graph, c.inputs)); };
+  }
+  // The original does not show the failure the kind needs to learn its defaults.
+  Error doesNot(const std::string& what, const WorkerResult& r) const {
+    return invalidInput("the graph does not " + what + " under backend " + backend.name + "; instead: " + r.verdict.what);
+  }
+  // The kinds that need worker subprocesses refuse to run in this process.
+  Status checkIsolated(PredicateKind kind) const {
+    if (ctx.isolate) return {};
+    return invalidInput("--predicate " + std::string(predicateKindName(kind)) + " needs worker subprocesses (not --in-process)");
+  }
+};
+
+Result<PreparedOracle> exceptionOracle(const PredicateSpec& spec, const Original& o) {
+  std::string regex = spec.arg;
+  if (regex.empty()) {
+    const WorkerResult r = observe([&] { return o.probe()(o.candidate); }, o.ctx);
+    if (r.end != WorkerEnd::Answered || r.verdict.what.rfind(kRaised, 0) != 0) return o.doesNot("raise an error", r);
+    regex = regexEscape(signature(r.verdict.what.substr(std::strlen(kRaised))));
+  }
+  auto re = std::make_shared<std::regex>(regex);
+  const Backend& backend = o.backend;
+  Oracle oracle([re, &backend](const Candidate& c) {
+    Verdict v = describe(runWith(backend, c.graph, c.inputs));
+    v.fails = v.what.rfind(kRaised, 0) == 0 && std::regex_search(v.what.substr(std::strlen(kRaised)), *re);
+    return v;
+  });
+  return PreparedOracle{std::move(oracle), "exception:" + regex};
 }
 
-Result<PredicateSpec> parsePredicate(const std::string& text) {
-  const auto colon = text.find(':');
-  PredicateSpec spec{text.substr(0, colon), colon == std::string::npos ? "" : text.substr(colon + 1)};
-  const bool hasArg = colon != std::string::npos;
-  auto bad = [&](const std::string& why) { return invalidInput("--predicate " + text + ": " + why); };
-  if (spec.kind == "exception") {
-    if (!spec.arg.empty()) {
+// crash and timeout: answered by how the worker ends.
+Result<PreparedOracle> workerEndOracle(const PredicateSpec& spec, const Original& o) {
+  FATHOM_TRY(o.checkIsolated(spec.kind));
+  if (spec.kind == PredicateKind::Timeout) {
+    const double seconds = *parsePositive(spec.arg);
+    OracleContext limited = o.ctx;
+    limited.limits.timeoutSeconds = seconds;
+    const WorkerResult r = observe([&] { return o.probe()(o.candidate); }, limited);
+    if (r.end != WorkerEnd::TimedOut) return o.doesNot("time out in " + spec.arg + " s", r);
+    Oracle oracle(o.probe(), [](WorkerEnd end, int) { return end == WorkerEnd::TimedOut; });
+    return PreparedOracle{std::move(oracle), "timeout:" + spec.arg, seconds};
+  }
+  int signal = spec.arg.empty() ? 0 : *parseSignal(spec.arg);
+  if (!signal) {
+    const WorkerResult r = observe([&] { return o.probe()(o.candidate); }, o.ctx);
+    if (r.end != WorkerEnd::Crashed || !r.signal) return o.doesNot("crash", r);
+    signal = r.signal;
+  }
+  Oracle oracle(o.probe(), [signal](WorkerEnd end, int s) { return end == WorkerEnd::Crashed && s == signal; });
+  return PreparedOracle{std::move(oracle), "crash:" + signalName(signal)};
+}
+
+Result<PreparedOracle> accuracyOracle(const PredicateSpec& spec, const Original& o) {
+  const double tol = spec.arg.empty() ? 1e-3 : *parsePositive(spec.arg);
+  const bool allow = o.ctx.allowNonFinite;
+  const Backend& backend = o.backend;
+  Oracle oracle([&backend, tol, allow](const Candidate& c) { return accuracy(backend, c, tol, allow); });
+  char text[64];
+  std::snprintf(text, sizeof text, "accuracy:%g", tol);
+  return PreparedOracle{std::move(oracle), text};
+}
+
+Result<PreparedOracle> mismatchOracle(const PredicateSpec& spec, const Original& o) {
+  const Backend& backend = o.backend;
+  std::string op = spec.arg;
+  if (op.empty()) {
+    const WorkerResult r = observe([&] { return mismatch(backend, o.candidate, ""); }, o.ctx);
+    if (r.end != WorkerEnd::Answered || !r.verdict.fails) return o.doesNot("show a meta mismatch", r);
+    op = r.verdict.what;
+  }
+  Oracle oracle([&backend, op](const Candidate& c) { return mismatch(backend, c, op); });
+  return PreparedOracle{std::move(oracle), "mismatch:" + op};
+}
+
+Result<PreparedOracle> guardOracle(const Original& o) {
+  if (!o.ctx.dump || !o.ctx.dump->shapeEnv)
+    return invalidInput("--predicate guard needs a dump with symbols and guards (a trace with --dynamic)");
+  FATHOM_TRY(o.checkIsolated(PredicateKind::Guard));
+  std::shared_ptr<sym::ShapeEnv> env = o.ctx.dump->shapeEnv;
+  const WorkerResult r = observe([&] { return guard(*env, o.candidate); }, o.ctx);
+  if (r.end != WorkerEnd::Answered || !r.verdict.fails) return o.doesNot("fail a guard or add a late one", r);
+  Oracle oracle([env](const Candidate& c) { return guard(*env, c); });
+  return PreparedOracle{std::move(oracle), "guard"};
+}
+
+// script and torch: each candidate is written as a dump (named by the worker's process id, so
+// parallel workers do not share a file) for the command, or as a PyTorch script.
+Result<PreparedOracle> fileOracle(const PredicateSpec& spec, const Original& o) {
+  if (!o.ctx.dump) return internalError("script and torch predicates need the original dump");
+  auto counter = std::make_shared<size_t>(0);
+  const Dump* dump = o.ctx.dump;
+  const std::string dir = o.ctx.workDir, name = o.ctx.graphName, command = spec.arg;
+  auto pathFor = [=](const std::string& suffix) {
+    const std::string file = "candidate-" + std::to_string(::getpid()) + "-" + std::to_string((*counter)++) + suffix;
+    return (std::filesystem::path(dir) / file).string();
+  };
+  if (spec.kind == PredicateKind::Torch) {
+    const std::string kind = spec.arg.empty() ? "exception" : spec.arg.substr(0, spec.arg.find(':'));
+    std::string op = kind == "meta" && spec.arg.size() > 5 ? spec.arg.substr(5) : "";
+    auto probeFor = [=](const std::string& wantOp) {
+      return [=](const Candidate& c) { return runInPyTorch(candidateDump(c, *dump, name), name, kind, wantOp, pathFor(".py")); };
+    };
+    const WorkerResult r = observe([&] { return probeFor(op)(o.candidate); }, o.ctx);
+    if (r.end != WorkerEnd::Answered || !r.verdict.fails) return o.doesNot("fail in PyTorch (" + kind + ")", r);
+    if (kind == "meta" && op.empty()) op = reportedOp(r.verdict.what);  // the original's first meta bug
+    return PreparedOracle{Oracle(probeFor(op)), "torch:" + kind + (op.empty() ? "" : ":" + op)};
+  }
+  Oracle oracle([=](const Candidate& c) {
+    const std::string path = pathFor(".fathom.json");
+    if (auto s = saveDump(candidateDump(c, *dump, name), path); !s.ok()) return Verdict{false, "could not write the candidate: " + s.error().str()};
+    Verdict v = runScript(command, path);
+    std::error_code ec;
+    for (const auto& f : {path, sideFileOf(path)}) std::filesystem::remove(f, ec);
+    return v;
+  });
+  return PreparedOracle{std::move(oracle), "script:" + spec.arg};
+}
+
+// The argument `spec.arg` checked for its kind ("" when fine, else why not); `hasArg`: the
+// text had a ':'.
+std::string argumentProblem(const PredicateSpec& spec, bool hasArg) {
+  switch (spec.kind) {
+    case PredicateKind::Exception:
+      if (spec.arg.empty()) return "";
       try {
         std::regex re(spec.arg);
       } catch (const std::regex_error& e) {
-        return bad("'" + spec.arg + "' is not a regular expression (" + e.what() + ")");
+        return "'" + spec.arg + "' is not a regular expression (" + e.what() + ")";
       }
-    }
-  } else if (spec.kind == "crash") {
-    if (hasArg && !parseSignal(spec.arg)) return bad("'" + spec.arg + "' is not a signal (SIGSEGV, SEGV or 11)");
-  } else if (spec.kind == "timeout") {
-    if (!parsePositive(spec.arg)) return bad("timeout:SECONDS needs a positive number of seconds");
-  } else if (spec.kind == "accuracy") {
-    if (hasArg && !parsePositive(spec.arg)) return bad("accuracy:TOL needs a positive tolerance");
-  } else if (spec.kind == "mismatch") {
-    if (hasArg && spec.arg.empty()) return bad("mismatch:OP needs an op name (aten.t.default)");
-  } else if (spec.kind == "guard") {
-    if (hasArg) return bad("guard takes no argument");
-  } else if (spec.kind == "script") {
-    if (spec.arg.empty()) return bad("script:CMD needs a command");
-  } else if (spec.kind == "torch") {
-    if (hasArg && spec.arg != "exception" && spec.arg != "meta" && spec.arg.rfind("meta:", 0) != 0)
-      return bad("torch:KIND takes exception, meta or meta:OP");
-  } else {
-    return invalidInput("--predicate must be " + std::string(predicateKinds()) + ", not '" + text + "'");
+      return "";
+    case PredicateKind::Crash: return hasArg && !parseSignal(spec.arg) ? "'" + spec.arg + "' is not a signal (SIGSEGV, SEGV or 11)" : "";
+    case PredicateKind::Timeout: return !parsePositive(spec.arg) ? "timeout:SECONDS needs a positive number of seconds" : "";
+    case PredicateKind::Accuracy: return hasArg && !parsePositive(spec.arg) ? "accuracy:TOL needs a positive tolerance" : "";
+    case PredicateKind::Mismatch: return hasArg && spec.arg.empty() ? "mismatch:OP needs an op name (aten.t.default)" : "";
+    case PredicateKind::Guard: return hasArg ? "guard takes no argument" : "";
+    case PredicateKind::Script: return spec.arg.empty() ? "script:CMD needs a command" : "";
+    case PredicateKind::Torch:
+      return hasArg && spec.arg != "exception" && spec.arg != "meta" && spec.arg.rfind("meta:", 0) != 0
+                 ? "torch:KIND takes exception, meta or meta:OP"
+                 : "";
   }
+  return "";
+}
+
+}  // namespace
+
+Result<PredicateSpec> parsePredicate(const std::string& text) {
+  const auto colon = text.find(':');
+  const auto kind = parsePredicateKind(std::string_view(text).substr(0, colon));
+  if (!kind) return invalidInput("--predicate must be " + std::string(predicateKinds()) + ", not '" + text + "'");
+  PredicateSpec spec{*kind, colon == std::string::npos ? "" : text.substr(colon + 1)};
+  if (auto why = argumentProblem(spec, colon != std::string::npos); !why.empty()) return invalidInput("--predicate " + text + ": " + why);
   return spec;
 }
 
@@ -319,107 +418,19 @@ Dump candidateDump(const Candidate& c, const Dump& original, const std::string& 
 
 Result<PreparedOracle> makeOracle(const PredicateSpec& spec, const Graph& graph, const std::vector<ExampleInput>& inputs,
                                   const OracleContext& ctx) {
-  const Backend& backend = backendOf(ctx);
   const Candidate original{graph, inputs};
-  auto runProbe = [&backend](const Candidate& c) { return describe(runWith(backend, c.graph, c.inputs)); };
-  // What the original does, for defaults and for "it does not fail: it ..." messages.
-  auto doesNot = [&](const std::string& what, const WorkerResult& r) {
-    return invalidInput("the graph does not " + what + " under backend " + backend.name + "; instead: " + r.verdict.what);
-  };
-
-  if (spec.kind == "exception") {
-    std::string regex = spec.arg;
-    if (regex.empty()) {
-      const WorkerResult r = observe([&] { return runProbe(original); }, ctx);
-      if (r.end != WorkerEnd::Answered || r.verdict.what.rfind(kRaised, 0) != 0) return doesNot("raise an error", r);
-      regex = regexEscape(signature(r.verdict.what.substr(std::strlen(kRaised))));
-    }
-    auto re = std::make_shared<std::regex>(regex);
-    Oracle o([re, &backend](const Candidate& c) {
-      Verdict v = describe(runWith(backend, c.graph, c.inputs));
-      v.fails = v.what.rfind(kRaised, 0) == 0 && std::regex_search(v.what.substr(std::strlen(kRaised)), *re);
-      return v;
-    });
-    return PreparedOracle{std::move(o), "exception:" + regex};
+  const Original o{original, backendOf(ctx), ctx};
+  switch (spec.kind) {
+    case PredicateKind::Exception: return exceptionOracle(spec, o);
+    case PredicateKind::Crash:
+    case PredicateKind::Timeout: return workerEndOracle(spec, o);
+    case PredicateKind::Accuracy: return accuracyOracle(spec, o);
+    case PredicateKind::Mismatch: return mismatchOracle(spec, o);
+    case PredicateKind::Guard: return guardOracle(o);
+    case PredicateKind::Script:
+    case PredicateKind::Torch: return fileOracle(spec, o);
   }
-  if (spec.kind == "crash" || spec.kind == "timeout") {  // answered by how the worker ends
-    if (!ctx.isolate) return invalidInput("--predicate " + spec.kind + " needs worker subprocesses (not --in-process)");
-    if (spec.kind == "timeout") {
-      const double seconds = *parsePositive(spec.arg);
-      OracleContext limited = ctx;
-      limited.limits.timeoutSeconds = seconds;
-      const WorkerResult r = observe([&] { return runProbe(original); }, limited);
-      if (r.end != WorkerEnd::TimedOut) return doesNot("time out in " + spec.arg + " s", r);
-      Oracle o(runProbe, [](WorkerEnd end, int) { return end == WorkerEnd::TimedOut; });
-      return PreparedOracle{std::move(o), "timeout:" + spec.arg, seconds};
-    }
-    int signal = spec.arg.empty() ? 0 : *parseSignal(spec.arg);
-    if (!signal) {
-      const WorkerResult r = observe([&] { return runProbe(original); }, ctx);
-      if (r.end != WorkerEnd::Crashed || !r.signal) return doesNot("crash", r);
-      signal = r.signal;
-    }
-    Oracle o(runProbe, [signal](WorkerEnd end, int s) { return end == WorkerEnd::Crashed && s == signal; });
-    return PreparedOracle{std::move(o), "crash:" + signalName(signal)};
-  }
-  if (spec.kind == "accuracy") {
-    const double tol = spec.arg.empty() ? 1e-3 : *parsePositive(spec.arg);
-    const bool allow = ctx.allowNonFinite;
-    Oracle o([&backend, tol, allow](const Candidate& c) { return accuracy(backend, c, tol, allow); });
-    char text[64];
-    std::snprintf(text, sizeof text, "accuracy:%g", tol);
-    return PreparedOracle{std::move(o), text};
-  }
-  if (spec.kind == "mismatch") {
-    std::string op = spec.arg;
-    if (op.empty()) {
-      const WorkerResult r = observe([&] { return mismatch(backend, original, ""); }, ctx);
-      if (r.end != WorkerEnd::Answered || !r.verdict.fails) return doesNot("show a meta mismatch", r);
-      op = r.verdict.what;
-    }
-    Oracle o([&backend, op](const Candidate& c) { return mismatch(backend, c, op); });
-    return PreparedOracle{std::move(o), "mismatch:" + op};
-  }
-  if (spec.kind == "guard") {
-    if (!ctx.dump || !ctx.dump->shapeEnv)
-      return invalidInput("--predicate guard needs a dump with symbols and guards (a trace with --dynamic)");
-    if (!ctx.isolate) return invalidInput("--predicate guard needs worker subprocesses (not --in-process)");
-    std::shared_ptr<sym::ShapeEnv> env = ctx.dump->shapeEnv;
-    const WorkerResult r = observe([&] { return guard(*env, original); }, ctx);
-    if (r.end != WorkerEnd::Answered || !r.verdict.fails) return doesNot("fail a guard or add a late one", r);
-    Oracle o([env](const Candidate& c) { return guard(*env, c); });
-    return PreparedOracle{std::move(o), "guard"};
-  }
-  // script and torch: each candidate is written as a dump (named by the worker's process id, so
-  // parallel workers do not share a file) for the command, or as a PyTorch script.
-  if (!ctx.dump) return internalError("script and torch predicates need the original dump");
-  auto counter = std::make_shared<size_t>(0);
-  const Dump* dump = ctx.dump;
-  const std::string dir = ctx.workDir, name = ctx.graphName, command = spec.arg;
-  auto pathFor = [=](const std::string& suffix) {
-    const std::string file = "candidate-" + std::to_string(::getpid()) + "-" + std::to_string((*counter)++) + suffix;
-    return (std::filesystem::path(dir) / file).string();
-  };
-  if (spec.kind == "torch") {
-    const std::string kind = spec.arg.empty() ? "exception" : spec.arg.substr(0, spec.arg.find(':'));
-    std::string op = kind == "meta" && spec.arg.size() > 5 ? spec.arg.substr(5) : "";
-    auto probeFor = [=](const std::string& wantOp) {
-      return [=](const Candidate& c) { return runInPyTorch(candidateDump(c, *dump, name), name, kind, wantOp, pathFor(".py")); };
-    };
-    const WorkerResult r = observe([&] { return probeFor(op)(original); }, ctx);
-    if (r.end != WorkerEnd::Answered || !r.verdict.fails) return doesNot("fail in PyTorch (" + kind + ")", r);
-    if (kind == "meta" && op.empty()) op = reportedOp(r.verdict.what);  // the original's first meta bug
-    return PreparedOracle{Oracle(probeFor(op)), "torch:" + kind + (op.empty() ? "" : ":" + op)};
-  }
-  Oracle o([=](const Candidate& c) {
-    const std::string path = pathFor(".fathom.json");
-    if (auto s = saveDump(candidateDump(c, *dump, name), path); !s.ok()) return Verdict{false, "could not write the candidate: " + s.error().str()};
-    Verdict v = runScript(command, path);
-    std::error_code ec;
-    for (const auto& f : {path, sideFileOf(path)}) std::filesystem::remove(f, ec);
-    return v;
-  });
-  return PreparedOracle{std::move(o), "script:" + spec.arg};
+  return internalError("unknown predicate kind");
 }
 
 }  // namespace fathom::minify

@@ -21,7 +21,8 @@
 //                      raises; meta[:OP], PyTorch's meta result disagrees with its real one at an
 //                      OP node (default: the original's first) - a bug in PyTorch itself,
 //                      minified with Fathom's isolation, parallelism and cache
-// The crash, timeout and guard kinds need worker subprocesses (MinifyOptions::isolate).
+// The crash, timeout and guard kinds need worker subprocesses (MinifyOptions::isolate). The kinds
+// and their facts are one table: minifier/PredicateKind.h.
 #pragma once
 
 #include <string>
@@ -30,18 +31,19 @@
 #include "engine/dump/Dump.h"
 #include "minifier/Backends.h"
 #include "minifier/Minify.h"
+#include "minifier/PredicateKind.h"
 #include "minifier/Worker.h"
 
 namespace fathom::minify {
 
 struct PredicateSpec {
-  std::string kind;  // "exception", "crash", "timeout", "accuracy", "mismatch", "guard", "script", "torch"
-  std::string arg;   // the regex, signal, seconds, tolerance, op or command; empty when not given
+  PredicateKind kind = PredicateKind::Exception;
+  std::string arg;  // the regex, signal, seconds, tolerance, op or command; empty when not given
 };
 
+// "KIND[:ARG]", checked: an unknown kind or a bad argument is an error naming the text (the
+// usage line of every kind is predicateKinds()).
 Result<PredicateSpec> parsePredicate(const std::string& text);
-// The usage line listing every kind.
-const char* predicateKinds();
 
 // A candidate as a dump: the original's producer and symbols, the candidate's graph (named
 // `graphName`) and its inputs.

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "engine/interp/ExampleInputs.h"
+
 namespace fathom::minify {
 
 Status appendValues(const Tensor& t, const std::string& path) {
@@ -34,6 +36,19 @@ Result<ExampleInput> ValueSpill::store(const std::string& name, const Tensor& t)
   in.file = DataFile{path_, path_, size_};
   size_ += bytes;
   return in;
+}
+
+Status spillSideFileInputs(std::vector<ExampleInput>& inputs, const std::string& spillFile) {
+  ValueSpill spill(spillFile, 0);
+  for (auto& in : inputs) {
+    if (!in.file.present()) continue;
+    auto t = materializeInput(in);
+    FATHOM_TRY(t);
+    auto stored = spill.store(in.name, *t);
+    FATHOM_TRY(stored);
+    in = std::move(*stored);
+  }
+  return {};
 }
 
 }  // namespace fathom::minify

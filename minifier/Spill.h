@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "engine/core/Result.h"
 #include "engine/dump/Dump.h"
@@ -28,6 +29,11 @@ class ValueSpill {
   size_t minBytes_;
   uint64_t size_ = 0;
 };
+
+// Moves the values of every input held in a side file into the spill file `spillFile` (each
+// input then names that file): a run's inputs then name side files only inside its work folder,
+// where a script predicate's candidates are written too.
+Status spillSideFileInputs(std::vector<ExampleInput>& inputs, const std::string& spillFile);
 
 // Writes `t`'s values in row-major logical order, little-endian, in its own dtype (the side-file
 // encoding ExampleInputs reads) to `out`, appending.

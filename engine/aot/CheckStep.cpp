@@ -1,5 +1,7 @@
 #include "engine/aot/CheckStep.h"
 
+#include <algorithm>
+
 #include "engine/core/Random.h"
 #include "engine/graph/PartitionInfo.h"
 
@@ -17,6 +19,45 @@ Result<GraphCheck> checkGraph(const Graph& graph, ValueList inputs, CheckOptions
   out.mismatches = d.mismatches();
   out.skipped = d.skipped();
   return out;
+}
+
+namespace {
+
+// For each joint placeholder, the index of the forward placeholder of the same name (-1: none);
+// empty when some forward placeholder has no namesake in the joint.
+std::vector<int64_t> forwardIndexByName(const Graph& forward, const Graph& joint) {
+  std::vector<int64_t> out;
+  size_t found = 0;
+  const auto fwd = forward.placeholders();
+  for (const NodeRef j : joint.placeholders()) {
+    int64_t at = -1;
+    for (size_t i = 0; i < fwd.size() && at < 0; ++i)
+      if (forward.node(fwd[i]).name == joint.node(j).name) at = static_cast<int64_t>(i);
+    found += at >= 0 ? 1 : 0;
+    out.push_back(at);
+  }
+  return found == fwd.size() ? out : std::vector<int64_t>{};
+}
+
+}  // namespace
+
+StepInputs splitJointInputs(const Dump& dump, const ValueList& jointInputs) {
+  const Graph* fwd = dump.graph(dump.partition->forward);
+  const Graph* joint = dump.graph(dump.partition->joint);
+  const size_t n = std::min(fwd->placeholders().size(), jointInputs.size());
+  StepInputs s;
+  const std::vector<int64_t> byName = forwardIndexByName(*fwd, *joint);
+  if (byName.empty() || byName.size() != jointInputs.size()) {
+    s.primals.assign(jointInputs.begin(), jointInputs.begin() + static_cast<std::ptrdiff_t>(n));
+    s.tangents.assign(jointInputs.begin() + static_cast<std::ptrdiff_t>(n), jointInputs.end());
+    return s;
+  }
+  s.primals.resize(fwd->placeholders().size());
+  for (size_t j = 0; j < byName.size(); ++j) {
+    if (byName[j] >= 0) s.primals[static_cast<size_t>(byName[j])] = jointInputs[j];
+    else s.tangents.push_back(jointInputs[j]);
+  }
+  return s;
 }
 
 Result<std::vector<GraphCheck>> checkTrainingStep(const Dump& dump, const ValueList& primals, const ValueList& tangents,
@@ -41,8 +82,15 @@ Result<std::vector<GraphCheck>> checkTrainingStep(const Dump& dump, const ValueL
   auto b = checkGraph(*bwd, std::move(bwdIn), o);
   FATHOM_TRY(b);
   checks.push_back(std::move(*b));
-  ValueList jointIn = primals;
-  jointIn.insert(jointIn.end(), tangents.begin(), tangents.end());
+  ValueList jointIn;  // back in the joint's order (the inverse of splitJointInputs)
+  const std::vector<int64_t> byName = forwardIndexByName(*fwd, *joint);
+  if (byName.size() == primals.size() + tangents.size()) {
+    size_t next = 0;
+    for (int64_t at : byName) jointIn.push_back(at >= 0 ? primals[static_cast<size_t>(at)] : tangents.at(next++));
+  } else {
+    jointIn = primals;
+    jointIn.insert(jointIn.end(), tangents.begin(), tangents.end());
+  }
   o.graphName = info.joint;
   auto j = checkGraph(*joint, std::move(jointIn), o);
   FATHOM_TRY(j);

@@ -21,7 +21,16 @@ struct GraphCheck {
 // One graph on `inputs`; its outputs go to `outputs` when given.
 Result<GraphCheck> checkGraph(const Graph& graph, ValueList inputs, CheckOptions options, ValueList* outputs = nullptr);
 
-// `primals` and `tangents` in the joint graph's input order. Needs dump.partition.
+// The joint graph's inputs split into the forward graph's (`primals`, in the forward's placeholder
+// order) and the rest (`tangents`, in the joint's order). The forward's are found by placeholder
+// name when the joint has them all: a PyTorch export lists get_attr constants last in both graphs,
+// so in the joint they follow the tangents. Otherwise the first ones are the forward's.
+struct StepInputs {
+  ValueList primals, tangents;
+};
+StepInputs splitJointInputs(const Dump& dump, const ValueList& jointInputs);
+
+// `primals` and `tangents` as splitJointInputs gives them. Needs dump.partition.
 Result<std::vector<GraphCheck>> checkTrainingStep(const Dump& dump, const ValueList& primals, const ValueList& tangents,
                                                   const CheckOptions& options);
 

@@ -38,7 +38,8 @@ struct JointGraph {
 
 struct JointTraceOptions {
   frontend::TraceHooks hooks;
-  // Stop after the forward (lazy mode): `backward` continues the same trace later.
+  // Called between the forward and the backward of the trace (lazy mode: the forward's guards
+  // are installed there, so guards the backward adds are late guards).
   std::function<void()> afterForward;
 };
 

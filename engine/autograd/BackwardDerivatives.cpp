@@ -1,5 +1,5 @@
-// Derivatives of the backward helpers themselves (double backward), so a gradient computed with
-// create-graph semantics, or a traced backward differentiated again, keeps working. Each helper is
+// Derivatives of the backward helpers themselves (double backward), so a traced backward
+// differentiated again keeps working. Each helper is
 // linear in grad_output: its gradient there is the helper applied to the incoming gradient (or
 // the forward op, for pooling and nll_loss). The saved-tensor input (x, output, self) gets the
 // second derivative of the forward op, or zeros where the helper is piecewise constant in it.

@@ -5,7 +5,7 @@
 //
 //   x (leaf) ──▶ AccumulateGrad ◀── MulBackward0 ◀── SumBackward0 ◀── loss.gradFn
 //
-// Nodes carry a sequence number from a global counter, so a node created later has a higher
+// Nodes carry a sequence number from a per-thread counter, so a node created later has a higher
 // one; the engine runs the ready node with the highest number first, as PyTorch does. Hooks
 // live on the node: tensor pre-hooks per output (registered on a tensor), node pre-hooks and
 // post-hooks, and retains_grad slots.

@@ -140,6 +140,7 @@ void groupNormDerivative(GradContext& c) {
 
 }  // namespace
 
+// Long: one registration per NN op (each a line or a few), a table in code.
 void registerNnDerivatives() {
   registerDerivative("aten.native_layer_norm.default", [](GradContext& c) {
     if (!c.grad(0).defined()) return;
@@ -183,10 +184,28 @@ void registerNnDerivatives() {
                               IntList{0, p[0]}, c.flag(4), c.flag(5), None{}});
     c.set(0, callOp1("aten.squeeze.dim", {g, -2}));
   });
+  // adaptive_avg_pool1d: _adaptive_avg_pool2d's gradient over a unit height (for output size 1,
+  // 1.13's mean gives the same: each element its row's gradient over its length).
+  registerDerivative("aten.adaptive_avg_pool1d.default", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    const Tensor g = callOp1("aten._adaptive_avg_pool2d_backward.default", {unsqueeze(c.grad(), -2), unsqueeze(c.tensor(0), -2)});
+    c.set(0, callOp1("aten.squeeze.dim", {g, -2}));
+  });
   registerDerivative("aten.avg_pool2d_backward.default", [](GradContext& c) {
     if (c.needs(0))
       c.set(0, callOp1("aten.avg_pool2d.default",
                        {c.grad(), c.arg(2), c.arg(3), c.arg(4), c.flag(5), c.flag(6), c.arg(7)}));
+    if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
+  });
+  // _adaptive_avg_pool2d_backward is linear in grad_output (its own gradient there is the forward
+  // op on the incoming gradient, pooled to grad_output's size) and does not depend on self's values.
+  registerDerivative("aten._adaptive_avg_pool2d.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, callOp1("aten._adaptive_avg_pool2d_backward.default", {c.grad(), c.tensor(0)}));
+  });
+  registerDerivative("aten._adaptive_avg_pool2d_backward.default", [](GradContext& c) {
+    const SymValues sizes = c.tensor(0).sizes();
+    if (c.needs(0))
+      c.set(0, callOp1("aten._adaptive_avg_pool2d.default", {c.grad(), SymValues{sizes[sizes.size() - 2], sizes.back()}}));
     if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
   });
   registerDerivative("aten.embedding.default", [](GradContext& c) {

@@ -69,6 +69,19 @@ void registerPointwiseDerivatives() {
   registerDerivative("aten.div.Scalar", [](GradContext& c) {
     if (c.needs(0)) c.set(0, div(c.grad(), c.number(1)));
   });
+  // With rounding_mode "trunc" or "floor" the result is piecewise constant: zero gradients.
+  registerDerivative("aten.div.Tensor_mode", [](GradContext& c) {
+    if (!c.isNone(2)) {
+      for (size_t pos : {0, 1})
+        if (c.needs(pos)) c.set(pos, zerosLike(c.tensor(pos)));
+      return;
+    }
+    if (c.needs(0)) setBroadcast(c, 0, div(c.grad(), c.tensor(1)));
+    if (c.needs(1)) setBroadcast(c, 1, div(mul(neg(c.grad()), c.tensor(0)), mul(c.tensor(1), c.tensor(1))));
+  });
+  registerDerivative("aten.div.Scalar_mode", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, c.isNone(2) ? div(c.grad(), c.number(1)) : zerosLike(c.tensor(0)));
+  });
   registerDerivative("aten.neg.default", [](GradContext& c) {
     if (c.needs(0)) c.set(0, neg(c.grad()));
   });

@@ -1,7 +1,7 @@
 // Result<T>: the return type of every fallible engine API (std::expected is C++23; this is the
 // small subset we need). An Error says what is wrong, where (file, JSON pointer or node name)
-// and, in the message, how to fix it. Errors of kind InvalidInput are the user's (CLI exit 2);
-// Internal ones are ours (exit 3).
+// and, in the message, how to fix it. Errors of kind InvalidInput are the user's (CLI exit 2), as
+// is OutOfMemory (the memory limit refused an allocation); Internal ones are ours (exit 3).
 //
 // Inside op meta functions and kernels, checks throw OpError (see Error.h) because argument
 // checking is deep and repetitive there; the registry's call wrappers turn it back into a Result,

@@ -2,7 +2,8 @@
 // compile id, the stage and the time since the log opened:
 //   {"event": "guard_added", "compile_id": 0, "stage": "trace", "time_us": 1834, "expr": ..., ...}
 // Events: symbol_created, guard_added, specialization, graph_captured, compile_start,
-// compile_end, cache_hit, recompile. A log without a file only counts events (tests, --json).
+// compile_end, cache_hit, recompile, guard_check, guards_installed, late_guard, partition,
+// backward_compiled. A log without a file only counts events (tests, --json).
 #pragma once
 
 #include <chrono>

@@ -2,6 +2,7 @@
 #include "engine/dump/ShapeEnvJson.h"
 
 #include "engine/core/Error.h"
+#include "engine/dump/GuardJson.h"
 #include "engine/dump/JsonText.h"
 #include "engine/dump/SkipUnreadableGuards.h"
 
@@ -11,50 +12,6 @@ namespace {
 using ojson = nlohmann::ordered_json;
 thread_local sym::ShapeEnv* tCurrentEnv = nullptr;
 thread_local SkipUnreadableGuards* tSkippedGuards = nullptr;
-
-ojson rangeEnd(int64_t v) {
-  if (v == sym::ValueRange::kNegInf || v == sym::ValueRange::kPosInf) return nullptr;
-  return v;
-}
-
-void putContext(ojson& j, const sym::GuardContext& c) {
-  j["stage"] = c.stage;
-  j["node"] = c.node;
-  j["op"] = c.op;
-  if (!c.argNames.empty()) j["args"] = c.argNames;
-  j["source"] = c.source;
-  j["module"] = c.module;
-}
-
-ojson symbolJson(const sym::SymbolInfo& s) {
-  ojson j = ojson::object();
-  j["name"] = s.name;
-  j["hint"] = s.hint;
-  j["range"] = ojson::array({rangeEnd(s.range.lo), rangeEnd(s.range.hi)});
-  j["sources"] = s.sources;
-  return j;
-}
-
-ojson guardJson(const sym::Guard& g) {
-  ojson j = ojson::object();
-  j["expr"] = g.expr.str();
-  if (g.raw) j["raw"] = g.raw->str();
-  putContext(j, g.where);
-  j["reason"] = g.reason;
-  j["count"] = g.count;
-  return j;
-}
-
-ojson specializationJson(const sym::Specialization& s) {
-  ojson j = ojson::object();
-  j["symbol"] = s.symbol;
-  j["value"] = s.value.str();
-  j["kind"] = s.kind;
-  if (!s.source.empty()) j["input"] = s.source;
-  putContext(j, s.where);
-  j["reason"] = s.reason;
-  return j;
-}
 
 ojson optionsJson(const sym::ShapeEnv& env) {
   ojson j = ojson::object();
@@ -163,22 +120,25 @@ ojson shapeEnvJson(const sym::ShapeEnv& env) {
   ojson j = ojson::object();
   j["options"] = optionsJson(env);
   j["symbols"] = ojson::array();
-  for (const auto& s : env.symbols()) j["symbols"].push_back(symbolJson(s));
+  for (const auto& s : env.symbols()) j["symbols"].push_back(symbolJson(s, GuardJsonForm::Dump));
   j["replacements"] = replacementsJson(env);
   j["guards"] = ojson::array();
-  for (const auto& g : env.guards()) j["guards"].push_back(guardJson(g));
+  for (const auto& g : env.guards()) j["guards"].push_back(guardJson(g, GuardJsonForm::Dump));
   j["specializations"] = ojson::array();
-  for (const auto& s : env.specializations()) j["specializations"].push_back(specializationJson(s));
+  for (const auto& s : env.specializations()) j["specializations"].push_back(specializationJson(s, GuardJsonForm::Dump));
   return j;
 }
 
 std::string shapeEnvText(const sym::ShapeEnv& env, const std::string& indent) {
   const std::string in = indent + "  ";
   std::string out = "{\n" + in + "\"options\": " + optionsJson(env).dump();
-  out += ",\n" + in + "\"symbols\": " + lines(env.symbols(), in, symbolJson);
+  auto symbol = [](const sym::SymbolInfo& s) { return symbolJson(s, GuardJsonForm::Dump); };
+  auto guard = [](const sym::Guard& g) { return guardJson(g, GuardJsonForm::Dump); };
+  auto specialization = [](const sym::Specialization& s) { return specializationJson(s, GuardJsonForm::Dump); };
+  out += ",\n" + in + "\"symbols\": " + lines(env.symbols(), in, symbol);
   out += ",\n" + in + "\"replacements\": " + replacementsJson(env).dump();
-  out += ",\n" + in + "\"guards\": " + lines(env.guards(), in, guardJson);
-  out += ",\n" + in + "\"specializations\": " + lines(env.specializations(), in, specializationJson);
+  out += ",\n" + in + "\"guards\": " + lines(env.guards(), in, guard);
+  out += ",\n" + in + "\"specializations\": " + lines(env.specializations(), in, specialization);
   return out + "\n" + indent + "}";
 }
 

@@ -67,8 +67,14 @@ void DebugInterpreter::bindFrom(const Value& recorded, const Value& real) {
     if (auto sym = sym::exprOf(s).asSymbol(); sym && !binding_.count(*sym)) binding_[*sym] = actual;
   };
   if (auto* m = recorded.tryAs<TensorMeta>()) {
-    if (auto* t = real.tryAs<Tensor>(); t && t->dim() == m->dim())
+    // Sizes, strides and the storage offset: an input that is a slice of a larger tensor is
+    // recorded with symbols in its strides and offset ([s3, s4, 1] at s5) that only these bind.
+    if (auto* t = real.tryAs<Tensor>(); t && t->dim() == m->dim() && t->defined()) {
       for (int64_t d = 0; d < t->dim(); ++d) bind(m->sizes[static_cast<size_t>(d)], t->size(d));
+      if (m->strides.size() == m->sizes.size())
+        for (int64_t d = 0; d < t->dim(); ++d) bind(m->strides[static_cast<size_t>(d)], t->stride(d));
+      bind(m->storageOffset, t->storageOffset());
+    }
   } else if (recorded.isInt() && real.isInt()) {
     bind(recorded.as<SymInt>(), real.as<SymInt>().hint());
   }

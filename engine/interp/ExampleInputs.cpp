@@ -112,9 +112,9 @@ Result<std::vector<ExampleInput>> inputsFromPlaceholders(const Graph& graph, uin
   return out;
 }
 
-Result<std::vector<ExampleInput>> chooseInputs(const Dump& dump, const std::string& graphName,
+Result<std::vector<ExampleInput>> chooseInputs(const Graph* g, const std::string& graphName,
+                                               const std::vector<ExampleInput>* recorded,
                                                const std::vector<ExampleInput>* fromFile) {
-  const Graph* g = dump.graph(graphName);
   if (!g) return invalidInput("the dump has no graph named '" + graphName + "'");
   if (fromFile) {
     auto ph = g->placeholders();
@@ -130,7 +130,7 @@ Result<std::vector<ExampleInput>> chooseInputs(const Dump& dump, const std::stri
     }
     return *fromFile;
   }
-  if (auto* in = dump.inputsFor(graphName)) return *in;
+  if (recorded) return *recorded;
   return inputsFromPlaceholders(*g, 0);
 }
 

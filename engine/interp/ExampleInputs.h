@@ -8,7 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "engine/dump/Dump.h"
+#include "engine/graph/ExampleInput.h"
+#include "engine/graph/Graph.h"
 #include "engine/ops/Value.h"
 
 namespace fathom {
@@ -23,9 +24,11 @@ Result<ValueList> materializeInputs(const std::vector<ExampleInput>& inputs,
 // without concrete tensor meta.
 Result<std::vector<ExampleInput>> inputsFromPlaceholders(const Graph& graph, uint64_t seed);
 
-// The example inputs `graph` runs with: `fromFile` when given, else the dump's, else drawn from
+// The example inputs graph `graphName` (null when the dump has none of that name) runs with:
+// `fromFile` when given, else `recorded` (the dump's own, dump.inputsFor(name)), else drawn from
 // the placeholders. Errors name the graph.
-Result<std::vector<ExampleInput>> chooseInputs(const Dump& dump, const std::string& graphName,
+Result<std::vector<ExampleInput>> chooseInputs(const Graph* graph, const std::string& graphName,
+                                               const std::vector<ExampleInput>* recorded,
                                                const std::vector<ExampleInput>* fromFile);
 
 // `inputs` (one per placeholder of `g`) resized to the placeholders' recorded sizes with the

@@ -253,9 +253,11 @@ bool valueFitsType(const Value& v, const SchemaType& type, std::string* why) {
       return false;
     }
     const auto& list = v.as<ValueList>();
-    // int[1] (dims of a reduction) takes a list of any length: the 1 only says how a single int
-    // is broadcast. Longer fixed lengths (int[2] kernel sizes) must match.
-    if (type.fixedLength > 1 && static_cast<int64_t>(list.size()) != type.fixedLength &&
+    // int[N] takes a list of any length, as ATen's schemas do: N only says how a single int is
+    // broadcast, and the op checks the length itself (pooling reads stride=[] as the kernel size,
+    // which make_fx records for F.max_pool2d(x, 2)). Other fixed lengths (bool[3]) must match.
+    const bool intList = type.kind == ArgKind::Int || type.kind == ArgKind::SymInt;
+    if (type.fixedLength > 1 && static_cast<int64_t>(list.size()) != type.fixedLength && !intList &&
         type.kind != ArgKind::Tensor) {
       if (why) *why = "expected " + std::to_string(type.fixedLength) + " elements but got " + std::to_string(list.size());
       return false;

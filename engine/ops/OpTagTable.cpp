@@ -238,6 +238,7 @@ constexpr OpTagRow kRows[] = {
     {"aten.replication_pad3d_backward.default", tags(Comp), true},
     // Core ATen 1-d pooling (item 24): Pooling1dOps.cpp
     {"aten.avg_pool1d.default", tags(Comp), true},
+    {"aten.adaptive_avg_pool1d.default", tags(Comp), true},
     // Core ATen upsampling (item 24): UpsampleOps.cpp
     {"aten.upsample_nearest2d.default", tags(Comp), true},
     {"aten.upsample_nearest2d_backward.default", tags(Comp), true},
@@ -252,6 +253,32 @@ constexpr OpTagRow kRows[] = {
     {"aten.index_select.default", tags(Idx), true},
     {"aten.slice_backward.default", tags(Idx), true},
     {"aten.select_backward.default", tags(Idx), true},
+    // Issue 24, the ops torchvision's models brought in (one block, for merging):
+    // SwishOps.cpp: the gated activations of MobileNetV3 and EfficientNet
+    {"aten.hardswish.default", Pw | Rec | HasInpl, true},
+    {"aten.hardsigmoid.default", Pw | Rec | HasInpl, true},
+    {"aten.silu.default", Pw | Rec | HasInpl, true},
+    {"aten.hardswish_backward.default", tags(Pw), true},
+    {"aten.hardsigmoid_backward.default", tags(Pw), true},
+    {"aten.silu_backward.default", tags(Pw), true},
+    // DivisionOps.cpp: div with a rounding mode; FillOps.cpp: masked_fill with a tensor value
+    {"aten.div.Tensor_mode", Pw | Rec | HasInpl, true},
+    {"aten.div.Scalar_mode", Pw | Rec | HasInpl, true},
+    {"aten.masked_fill.Tensor", Pw | Rec | HasInpl, true},
+    // AdaptivePoolingOps.cpp: adaptive average pooling (VGG, AlexNet)
+    {"aten._adaptive_avg_pool2d.default", tags(Comp), true},
+    {"aten._adaptive_avg_pool2d_backward.default", tags(Comp), true},
+    // AdvancedIndexingOps.cpp, FunctionalizedOps.cpp, PadRollOps.cpp: Swin's and ConvNeXt's
+    // indexing, the functional forms of mutations, padding and rolling
+    {"aten.index.Tensor", tags(Idx), true},
+    {"aten.index_put.default", Idx | HasInpl, true},
+    {"aten.zero.default", Fac | Rec, true},
+    {"aten.fill.Tensor", Pw | Rec | HasInpl, true},
+    {"aten.lift_fresh_copy.default", Pw | Rec, true},
+    {"aten.slice_scatter.default", tags(Idx), true},
+    {"aten.as_strided_scatter.default", tags(Idx), true},
+    {"aten.constant_pad_nd.default", tags(Shape), true},
+    {"aten.roll.default", tags(Shape), true},
     // Core ATen views, copies, scatters and sorting (item 24): ViewOps.cpp, GradientOps.cpp,
     // ShapeOps.cpp, FactoryOps.cpp, ScatterOps.cpp, SortOps.cpp (sort and topk work along a dim, as max.dim)
     {"aten.diagonal.default", View | Rec, true},

@@ -8,6 +8,17 @@
 
 namespace fathom::sym {
 
+std::string Consistency::verdict() const {
+  return status == SolveStatus::Sat ? "consistent" : status == SolveStatus::Unsat ? "inconsistent" : "undecided";
+}
+
+std::string Soundness::verdict() const {
+  if (!ran) return "skipped";
+  if (looser == SolveStatus::Sat || stricter == SolveStatus::Sat) return "unsound";
+  if (looser == SolveStatus::Unsat && stricter == SolveStatus::Unsat) return "sound";
+  return "undecided";
+}
+
 bool GuardCheckReport::problemFound() const {
   if (consistency.status == SolveStatus::Unsat) return true;
   if (soundness.looser == SolveStatus::Sat || soundness.stricter == SolveStatus::Sat) return true;
@@ -235,6 +246,19 @@ GuardCheckReport checkGuards(const ShapeEnv& env, const GuardCheckOptions& optio
   if (report.solverAvailable) Checker(env, options, report).run();
   report.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return report;
+}
+
+std::vector<std::pair<std::string, int64_t>> inputDimensions(const ShapeEnv& env, const std::map<int32_t, int64_t>& values) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const auto& [s, v] : values) {
+    if (s < 0 || static_cast<size_t>(s) >= env.symbols().size()) continue;
+    for (const auto& source : env.symbols()[static_cast<size_t>(s)].sources) {
+      auto same = std::find_if(out.begin(), out.end(), [&](const auto& dim) { return dim.first == source; });
+      if (same == out.end()) out.emplace_back(source, v);
+      else same->second = v;  // a dimension named twice keeps its first place
+    }
+  }
+  return out;
 }
 
 }  // namespace fathom::sym

@@ -48,6 +48,7 @@ struct Consistency {
   std::map<int32_t, int64_t> witness;       // Sat: symbol values that pass every guard
   std::vector<size_t> conflict;             // Unsat: guard indices, minimal ...
   std::vector<int32_t> rangesInConflict;    // ... with the symbols whose ranges take part
+  std::string verdict() const;              // "consistent", "inconsistent" or "undecided"
 };
 
 struct RedundantGuard {
@@ -86,6 +87,7 @@ struct Soundness {
   // The simplified set rejects an input the raw guards accept (needless recompiles).
   SolveStatus stricter = SolveStatus::Error;
   std::optional<Counterexample> stricterExample;
+  std::string verdict() const;  // "sound", "unsound", "undecided" or "skipped" (not run)
 };
 
 struct SymbolFinding {
@@ -117,5 +119,9 @@ struct GuardCheckOptions {
 };
 
 GuardCheckReport checkGuards(const ShapeEnv& env, const GuardCheckOptions& options = {});
+
+// The input dimensions symbol values stand for (each symbol's sources), in symbol order:
+// {s0: 4, s1: 64} -> (input_ids.size(0), 4), (attention_mask.size(0), 4), (input_ids.size(1), 64).
+std::vector<std::pair<std::string, int64_t>> inputDimensions(const ShapeEnv& env, const std::map<int32_t, int64_t>& values);
 
 }  // namespace fathom::sym

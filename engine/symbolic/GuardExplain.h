@@ -20,14 +20,15 @@
 namespace fathom::sym {
 
 // What the user gave: symbol values, or input sizes (each dimension is one of the trace's
-// sources: "input_ids.size(1)").
+// sources: "input_ids.size(1)"). Written as text "s0=4,s1=64" or "input_ids=4x64,..." and read
+// by parseExplainSizes (ExplainSizesText.h).
 struct ExplainSizes {
   std::map<int32_t, int64_t> symbols;
   std::map<std::string, std::vector<int64_t>> inputs;
 };
-// "s0=4,s1=64" or "input_ids=4x64,attention_mask=4x64" (not mixed). An input is one the trace
-// read sizes from, or one of `traced` (the forward graph's placeholders, when known).
-Result<ExplainSizes> parseExplainSizes(const std::string& text, const ShapeEnv& env, const std::vector<GuardedInput>& traced = {});
+// Whether input sizes for `name` can be explained: it is an input the trace read sizes from (a
+// symbol's source or a zero-one specialization's, "name.size(1)"), or one of `traced`.
+bool isExplainableInput(const ShapeEnv& env, const std::vector<GuardedInput>& traced, const std::string& name);
 
 struct FailedCheck {
   std::string kind;    // "guard", "range", "duck", "zero-one", "rank", "static"

@@ -56,6 +56,10 @@ std::string inputMismatch(const GuardedEntry& a, const GuardedEntry& b) {
 
 }  // namespace
 
+std::string OverlapReport::verdict() const {
+  return status == SolveStatus::Sat ? "overlap" : status == SolveStatus::Unsat ? "disjoint" : "undecided";
+}
+
 OverlapReport overlap(const GuardedEntry& a, const GuardedEntry& b, const GuardCheckOptions& options) {
   OverlapReport out;
   if (std::string mismatch = inputMismatch(a, b); !mismatch.empty()) {
@@ -95,6 +99,18 @@ OverlapReport overlap(const GuardedEntry& a, const GuardedEntry& b, const GuardC
     for (size_t id : solver.minimalCore(on)) out.separating.push_back(facts[id].text);
     out.queries.push_back({"overlap", "the checks that separate them (minimal core)", SolveStatus::Unsat, solver.totalMs() - before});
   }
+  return out;
+}
+
+PairwiseOverlap overlapPairwise(const std::vector<GuardedEntry>& entries, const GuardCheckOptions& options) {
+  PairwiseOverlap out;
+  for (size_t a = 0; a < entries.size(); ++a)
+    for (size_t b = a + 1; b < entries.size(); ++b) {
+      OverlapReport r = overlap(entries[a], entries[b], options);
+      out.queries.insert(out.queries.end(), r.queries.begin(), r.queries.end());
+      out.anyOverlap |= r.status == SolveStatus::Sat;
+      out.pairs.push_back({a, b, std::move(r)});
+    }
   return out;
 }
 

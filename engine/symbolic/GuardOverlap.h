@@ -27,8 +27,22 @@ struct OverlapReport {
   std::vector<std::pair<std::string, std::vector<int64_t>>> witness;  // Sat: a call both accept
   std::vector<std::string> separating;      // Unsat: "A: s1 < 512", "B: s1 >= 512" (minimal)
   std::vector<GuardQuery> queries;
+  std::string verdict() const;  // "overlap", "disjoint" or "undecided"
 };
 
 OverlapReport overlap(const GuardedEntry& a, const GuardedEntry& b, const GuardCheckOptions& options = {});
+
+// Every pair of several entries (`fathom guards A B C --overlap`): entries[a] and entries[b], a < b,
+// in the order (0, 1), (0, 2), ..., (1, 2), ...
+struct OverlapPair {
+  size_t a = 0, b = 0;
+  OverlapReport report;
+};
+struct PairwiseOverlap {
+  std::vector<OverlapPair> pairs;
+  std::vector<GuardQuery> queries;  // every pair's, in that order
+  bool anyOverlap = false;          // some pair overlaps: the cache is ambiguous
+};
+PairwiseOverlap overlapPairwise(const std::vector<GuardedEntry>& entries, const GuardCheckOptions& options = {});
 
 }  // namespace fathom::sym

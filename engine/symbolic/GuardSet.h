@@ -28,7 +28,7 @@ struct GuardedInput {
 };
 
 struct GuardFailure {
-  std::string kind;     // "rank", "static", "duck", "range", "guard"
+  std::string kind;     // "rank", "static", "duck", "range", "guard", "specialization"
   std::string expr;     // "Eq(s1, 128)", "x.size(1) == 768", "s0 >= 2"
   std::string reason;   // the guard's recorded reason, or what the check stands for
   GuardContext where;   // provenance (empty for rank/static/duck/range checks)

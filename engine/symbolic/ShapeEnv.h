@@ -56,7 +56,7 @@ struct Guard {
 struct Specialization {
   std::string symbol;   // "s1"
   Expr value;
-  std::string kind;     // "constant", "unified", "zero-one" (0/1 hint, never a symbol)
+  std::string kind;     // "constant", "unified", "expression", "zero-one" (0/1 hint, never a symbol)
   std::string source;   // the input dimension, when the kind is zero-one
   GuardContext where;
   std::string reason;

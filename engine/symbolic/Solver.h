@@ -1,8 +1,9 @@
 // Solver: Z3 behind a small interface, for the guard analyses (GuardCheck.h). It answers "is
-// this conjunction of guards satisfiable over the integers?" incrementally: background facts
-// (symbol ranges, relations that always hold) plus *tracked clauses* switched on per query, so
-// one solver answers every question about one guard set, and an unsat answer names the
-// clauses that conflict (a minimal core).
+// this conjunction of guards satisfiable over the integers?" from background facts (symbol
+// ranges, relations that always hold) plus *tracked clauses* switched on per query (each query
+// builds a fresh Z3 solver from just those, on purpose: see Solver.cpp), so one Solver answers
+// every question about one guard set, and an unsat answer names the clauses that conflict (a
+// minimal core).
 //
 // Expressions translate exactly: FloorDiv and Mod with Python's (sympy's) floor semantics for
 // either sign of divisor, Max/Min as if-then-else, powers as products. No Z3 header leaks from

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include "engine/graph/GraphBuilder.h"
 #include "engine/interp/ExampleInputs.h"
 #include "minifier/Spill.h"
 
@@ -34,6 +35,27 @@ TEST(Spill, ASecondSpillOfTheSameFileAppendsAfterWhatItHolds) {
   EXPECT_EQ(a->atLinear(3), 4.0);
   EXPECT_EQ(b->atLinear(0), 100.0);
   std::filesystem::remove(path);
+}
+
+// The inputs' side-file values move into the run's spill (its work folder); inline ones stay.
+TEST(Spill, SideFileInputsMoveIntoTheSpill) {
+  const auto dir = std::filesystem::temp_directory_path() / ("fathom-spill-inputs-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto side = minify::ValueSpill((dir / "dump.bin").string(), 0).store("a", filled(3));
+  ASSERT_TRUE(side.ok());
+  ExampleInput inline_{"b", fakeTensor(DType::Float32, {2}), std::nullopt, {}, {1.0, 2.0}, {}};
+  std::vector<ExampleInput> inputs{*side, inline_};
+  const std::string spill = (dir / "work.bin").string();
+  ASSERT_TRUE(minify::spillSideFileInputs(inputs, spill).ok());
+  EXPECT_EQ(inputs[0].file.path, spill);
+  EXPECT_FALSE(inputs[1].file.present());
+  EXPECT_EQ(inputs[1].data, (std::vector<double>{1.0, 2.0}));
+  std::filesystem::remove((dir / "dump.bin"));
+  auto a = materializeInput(inputs[0]);
+  ASSERT_TRUE(a.ok()) << a.error().str();
+  EXPECT_EQ(a->atLinear(2), 5.0);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

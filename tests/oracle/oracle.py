@@ -31,6 +31,10 @@ FLOATING = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
 GRAD_DTYPES = (torch.float32, torch.float64)
 GRAD_MAX_ELEMENTS = 256
 GRAD_CASES_PER_OP = 12
+# Ops whose PyTorch 1.13 gradient is not recorded: as_strided_scatter's backward leaves part of
+# self's gradient uninitialized (values like 4.9e-39 that change run to run), which would make
+# the fixture differ on every generation. Fathom's formula is checked by finite differences.
+NO_GRAD_RECORD = {"aten.as_strided_scatter.default"}
 
 # Layouts an input can come in (see Cases.t). "expanded" and "sliced" work for any rank >= 1,
 # "transposed" for rank >= 2, "permuted" for rank >= 3 (rank 2 permuted is transposed),
@@ -278,7 +282,7 @@ class Cases:
         """Leaf copies (same layout) of a gradient-eligible case's inputs, floating ones requiring
         grad unless the op writes to them (batch norm's running stats); None if not eligible."""
         floating = [x.dtype in FLOATING for x in inputs]
-        if not any(floating) or self.grad_cases.get(name, 0) >= GRAD_CASES_PER_OP:
+        if name in NO_GRAD_RECORD or not any(floating) or self.grad_cases.get(name, 0) >= GRAD_CASES_PER_OP:
             return None
         if any(f and x.dtype not in GRAD_DTYPES for f, x in zip(floating, inputs)):
             return None

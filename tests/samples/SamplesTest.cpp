@@ -29,7 +29,7 @@ TEST(SamplesTest, SamplesLoadAndRun) {
     auto dump = loadDump(path);
     ASSERT_TRUE(dump.ok()) << dump.error().str();
     for (const auto& [name, graph] : dump->graphs) {
-      auto spec = chooseInputs(*dump, name, nullptr);
+      auto spec = chooseInputs(dump->graph(name), name, dump->inputsFor(name), nullptr);
       ASSERT_TRUE(spec.ok()) << spec.error().str();
       auto inputs = materializeInputs(*spec);
       ASSERT_TRUE(inputs.ok()) << inputs.error().str();

@@ -15,7 +15,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "engine/dump/Dump.h"
+#include "engine/dump/GuardedDump.h"
 #include "engine/graph/GraphGuards.h"
+#include "engine/symbolic/ExplainSizesText.h"
 #include "engine/symbolic/GuardCheck.h"
 #include "engine/symbolic/GuardExplain.h"
 
@@ -274,8 +276,8 @@ void GuardsPanel::explain(const QString& sizes) {
     ExplainOutcome out;
     const sym::ShapeEnv& env = *dumpRef->shapeEnv;
     std::vector<sym::GuardedInput> traced;
-    if (const Graph* forward = dumpRef->graph("forward") ? dumpRef->graph("forward") : (dumpRef->graphs.empty() ? nullptr : &dumpRef->graphs.front().graph))
-      if (auto inputs = guardedInputsOf(*forward); inputs.ok()) traced = std::move(*inputs);
+    if (const Graph* graph = tracedGraph(*dumpRef))
+      if (auto inputs = guardedInputsOf(*graph); inputs.ok()) traced = std::move(*inputs);
     auto parsed = sym::parseExplainSizes(given, env, traced);
     if (!parsed.ok()) {
       out.error = parsed.error().message;

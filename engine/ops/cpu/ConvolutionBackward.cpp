@@ -16,19 +16,24 @@ MatrixView matrix(const C* data, int64_t rows, int64_t cols, int64_t rowStride, 
   return MatrixView{const_cast<C*>(data), rows, cols, rowStride, colStride};
 }
 
+// Per channel, the sum of a dense [n, channels, plane] array (the bias gradient).
 template <class C>
-std::vector<C> biasGrad(const C* gy, const ConvGeometry& g) {
-  std::vector<C> gb(static_cast<size_t>(g.o));
-  const int64_t P = g.p();
-  parallelFor(g.o, 1, [&](int64_t b, int64_t e) {
-    for (int64_t oc = b; oc < e; ++oc) {
+std::vector<C> channelSums(const C* data, int64_t n, int64_t channels, int64_t plane) {
+  std::vector<C> sums(static_cast<size_t>(channels));
+  parallelFor(channels, 1, [&](int64_t b, int64_t e) {
+    for (int64_t ch = b; ch < e; ++ch) {
       double sum = 0;
-      for (int64_t n = 0; n < g.n; ++n)
-        for (const C* p = gy + (n * g.o + oc) * P, *end = p + P; p < end; ++p) sum += static_cast<double>(*p);
-      gb[oc] = static_cast<C>(sum);
+      for (int64_t i = 0; i < n; ++i)
+        for (const C* p = data + (i * channels + ch) * plane, *end = p + plane; p < end; ++p) sum += static_cast<double>(*p);
+      sums[ch] = static_cast<C>(sum);
     }
   });
-  return gb;
+  return sums;
+}
+
+template <class C>
+std::vector<C> biasGrad(const C* gy, const ConvGeometry& g) {
+  return channelSums(gy, g.n, g.o, g.p());
 }
 
 template <class C>
@@ -150,7 +155,63 @@ void backwardTyped(const Tensor& gradOutput, const Tensor& input, const Tensor& 
   }
 }
 
+// ---- transposed convolution (the input gradient of its mirror, see ConvolutionKernel.h) ----
+
+template <class C>
+void transposeForwardTyped(const Tensor& input, const Tensor& weight, const Tensor* bias, const ConvGeometry& g,
+                           const Tensor& out) {
+  const DenseInput<C> x(input), w(weight);
+  DenseOutput<C> y(out, true);  // col2im accumulates
+  if (g.depthwise()) depthwiseInputGrad(w.data, x.data, g, y.data);
+  else gemmInputGrad(w.data, x.data, g, y.data);
+  if (bias) {
+    const std::vector<C> b = loadDense<C>(*bias);
+    const int64_t plane = g.h * g.w;
+    parallelFor(g.n * g.c, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        for (C *p = y.data + i * plane, *stop = p + plane; p < stop; ++p) *p = mulAdd(b[i % g.c], *p, C(1));
+    });
+  }
+  y.finish();
+}
+
+// The mirror's gradient is the transposed convolution's input: its forward gives grad_input, its
+// weight gradient (input and gradient swapped) grad_weight.
+template <class C>
+void transposeBackwardTyped(const Tensor& gradOutput, const Tensor& input, const Tensor& weight, const ConvGeometry& g,
+                            const ConvGradOutputs& grads) {
+  const DenseInput<C> gy(gradOutput);
+  if (grads.bias) storeDense(channelSums(gy.data, g.n, g.c, g.h * g.w).data(), *grads.bias);
+  if (grads.weight) {
+    const DenseInput<C> x(input);
+    DenseOutput<C> gw(*grads.weight, false);
+    if (g.depthwise()) depthwiseWeightGrad(gy.data, x.data, g, gw.data);
+    else gemmWeightGrad(gy.data, x.data, g, gw.data);
+    gw.finish();
+  }
+  if (grads.input) convolutionForwardWith(g, gradOutput, weight, nullptr, *grads.input);
+}
+
 }  // namespace
+
+void convolutionTransposeForward(const Tensor& input, const Tensor& weight, const Tensor* bias, const ConvParams& params,
+                                 const Tensor& out) {
+  if (out.numel() == 0) return;
+  const ConvGeometry g = ConvGeometry::mirror(input, weight, out, params);
+  dispatchDType(input.dtype(), [&](auto tag) {
+    transposeForwardTyped<ConvCompute<typename decltype(tag)::type>>(input, weight, bias, g, out);
+  });
+}
+
+void convolutionTransposeBackward(const Tensor& gradOutput, const Tensor& input, const Tensor& weight,
+                                  const ConvParams& params, const ConvGradOutputs& grads) {
+  const ConvGeometry g = ConvGeometry::mirror(input, weight, gradOutput, params);
+  dispatchDType(input.dtype(), [&](auto tag) {
+    using C = ConvCompute<typename decltype(tag)::type>;
+    if constexpr (std::is_floating_point_v<C>) transposeBackwardTyped<C>(gradOutput, input, weight, g, grads);
+    else throwOpError("\"slow_conv_transpose2d_backward_out_cpu\" not implemented for '" + std::string(scalarTypeName(input.dtype())) + "'");
+  });
+}
 
 void convolutionBackward(const Tensor& gradOutput, const Tensor& input, const Tensor& weight,
                          const ConvParams& params, const ConvGradOutputs& grads) {

@@ -37,6 +37,19 @@ struct ConvGeometry {
     g.groups = p.groups, g.cg = g.c / p.groups, g.og = g.o / p.groups;
     return g;
   }
+
+  // A transposed convolution as the input gradient of its mirror: the convolution whose input has
+  // the transposed one's output shape and whose output has its input shape, with the same weight
+  // ([in, out / groups, kh, kw] reads as [o, c / groups, kh, kw]).
+  static ConvGeometry mirror(const Tensor& input, const Tensor& weight, const Tensor& output, const ConvParams& p) {
+    ConvGeometry g;
+    g.n = input.size(0), g.c = output.size(1), g.h = output.size(2), g.w = output.size(3);
+    g.o = weight.size(0), g.oh = input.size(2), g.ow = input.size(3), g.kh = weight.size(2), g.kw = weight.size(3);
+    g.sh = p.stride[0], g.sw = p.stride[1], g.ph = p.padding[0], g.pw = p.padding[1];
+    g.dh = p.dilation[0], g.dw = p.dilation[1];
+    g.groups = p.groups, g.cg = g.c / p.groups, g.og = g.o / p.groups;
+    return g;
+  }
 };
 
 // First and one-past-last output column whose input column ox * s + off lies in [0, size).

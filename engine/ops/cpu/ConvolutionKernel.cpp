@@ -85,8 +85,12 @@ void forwardTyped(const Tensor& input, const Tensor& weight, const Tensor* bias,
 
 void convolutionForward(const Tensor& input, const Tensor& weight, const Tensor* bias, const ConvParams& params,
                         const Tensor& out) {
+  convolutionForwardWith(ConvGeometry::of(input, weight, params), input, weight, bias, out);
+}
+
+void convolutionForwardWith(const ConvGeometry& g, const Tensor& input, const Tensor& weight, const Tensor* bias,
+                            const Tensor& out) {
   if (out.numel() == 0) return;
-  const ConvGeometry g = ConvGeometry::of(input, weight, params);
   dispatchDType(input.dtype(), [&](auto tag) {
     forwardTyped<ConvCompute<typename decltype(tag)::type>>(input, weight, bias, g, out);
   });

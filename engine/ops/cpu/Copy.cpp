@@ -151,4 +151,15 @@ void fillWith(const Tensor& dst, const ScalarArg& value) {
   });
 }
 
+ScalarArg itemOf(const Tensor& t) {
+  ScalarArg s;
+  s.dtype = isFloating(t.dtype()) ? DType::Float64 : t.dtype() == DType::Bool ? DType::Bool : DType::Int64;
+  s.real = t.atLinear(0);
+  dispatchDType(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) s.integer = static_cast<int64_t>(*t.dataAs<T>());
+  });
+  return s;
+}
+
 }  // namespace fathom

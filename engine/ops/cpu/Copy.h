@@ -28,4 +28,8 @@ Tensor convertedTo(const Tensor& t, const TensorMeta& target);
 // integers wrap.
 void fillWith(const Tensor& dst, const ScalarArg& value);
 
+// The value of a zero-dim (or one-element) tensor as a Python number of its kind, as
+// Tensor.item() gives it to fill_ and masked_fill_: float64, int64 or bool.
+ScalarArg itemOf(const Tensor& t);
+
 }  // namespace fathom

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <concepts>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -54,6 +55,17 @@ template <class F, class Out, class... In>
 concept Block8Functor = std::is_same_v<Out, float> && (std::is_same_v<In, float> && ...) &&
                         requires(const F& f, float* out, const In*... in) { f.block8(out, in...); };
 
+// A functor may also offer `vector(x...)`, the formula ATen's vector loop applies, and
+// `vectorBlock`, the elements one iteration of that loop takes (2 * Vectorized<T>::size() under
+// AVX2: 16 floats, 8 doubles, 32 bfloat16s): where ATen's scalar and vector formulas disagree
+// (hardswish_backward at exactly 3), each element of a contiguous run gets the one ATen gives it,
+// the vector formula in whole blocks and the scalar one in the run's tail.
+template <class F, class... In>
+concept VectorFormFunctor = requires(const F& f, In... in) {
+  f.vector(in...);
+  { f.vectorBlock } -> std::convertible_to<int64_t>;
+};
+
 // A loop over contiguous operands. The fixed inner trip count of 8 is what GCC's -O2
 // ("very cheap") cost model needs to vectorize; __restrict rules out aliasing (the output is
 // always a fresh tensor).
@@ -63,6 +75,8 @@ void contiguousLoop(Out* __restrict out, int64_t n, const F& fn, const In* __res
   int64_t i = 0;
   if constexpr (Block8Functor<F, Out, In...>) {
     for (; i + 8 <= n; i += 8) f.block8(out + i, (in + i)...);
+  } else if constexpr (VectorFormFunctor<F, OpMath<In>...>) {
+    for (const int64_t end = n - n % f.vectorBlock; i < end; ++i) out[i] = Out(f.vector(OpMath<In>(in[i])...));
   } else {
     for (; i + 8 <= n; i += 8)
       for (int64_t j = i; j < i + 8; ++j) out[j] = Out(f(in[j]...));

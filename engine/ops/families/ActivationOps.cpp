@@ -13,6 +13,7 @@
 #include "engine/core/Error.h"
 #include "engine/ops/families/ElementwiseFamilies.h"
 #include "engine/ops/families/ElementwiseOp.h"
+#include "engine/ops/cpu/RoundedBFloat16.h"
 #include "engine/ops/cpu/VecMath.h"
 
 namespace fathom {
@@ -50,24 +51,8 @@ void checkGelu(const ElementwiseOperands& ops, const ValueList& args) {
   checkFloating<Kernel>(ops, args);
 }
 
-// PyTorch 1.13 runs gelu and gelu_backward on bfloat16 as c10::BFloat16 arithmetic: every
-// operation rounds its result to bfloat16 (constants too). RoundedBFloat16 does the same, so
-// the formulas below, written once over a step type S, give PyTorch's bfloat16 values; other
-// dtypes use S = OpMath<T> and round only when stored.
-struct RoundedBFloat16 {
-  float v;
-  explicit RoundedBFloat16(double x) : v(static_cast<float>(BFloat16(static_cast<float>(x)))) {}
-  friend RoundedBFloat16 operator+(RoundedBFloat16 a, RoundedBFloat16 b) { return RoundedBFloat16(a.v + b.v); }
-  friend RoundedBFloat16 operator-(RoundedBFloat16 a, RoundedBFloat16 b) { return RoundedBFloat16(a.v - b.v); }
-  friend RoundedBFloat16 operator*(RoundedBFloat16 a, RoundedBFloat16 b) { return RoundedBFloat16(a.v * b.v); }
-  friend RoundedBFloat16 erf(RoundedBFloat16 a) { return RoundedBFloat16(std::erf(a.v)); }
-  friend RoundedBFloat16 tanh(RoundedBFloat16 a) { return RoundedBFloat16(std::tanh(a.v)); }
-  friend RoundedBFloat16 exp(RoundedBFloat16 a) { return RoundedBFloat16(std::exp(a.v)); }
-};
-
-template <class T> using StepOf = std::conditional_t<std::is_same_v<T, BFloat16>, RoundedBFloat16, OpMath<T>>;
-template <class C> C valueOf(C x) { return x; }
-inline float valueOf(RoundedBFloat16 x) { return x.v; }
+// PyTorch 1.13 runs gelu and gelu_backward on bfloat16 as c10::BFloat16 arithmetic, every
+// step rounded (RoundedBFloat16.h): the formulas below are written once over a step type S.
 
 template <class S>
 S geluExact(S x) {

@@ -1,5 +1,5 @@
 // aten.convolution.default and aten.convolution_backward.default: 2-d convolutions (and 1-d
-// ones, run as 2-d), not transposed. Argument checks, backend choice and result layouts live in
+// ones, run as 2-d), plain and transposed (ConvTranspose2d: output_padding, groups, dilation). Argument checks, backend choice and result layouts live in
 // ConvolutionLayout (shared by meta functions and kernels); the arithmetic in ConvolutionKernel.
 #include "engine/core/Error.h"
 #include "engine/ops/cpu/ConvolutionKernel.h"
@@ -31,7 +31,7 @@ ConvArgs convArgs(const ValueList& margs, size_t inputAt, size_t first, bool wit
 }
 
 ConvSetup forwardSetup(const ValueList& margs) {
-  return convSetup(convArgs(margs, 0, 3, true), "aten.convolution");
+  return convSetup(convArgs(margs, 0, 3, true));
 }
 
 // A 4-d view of a real tensor of a 1-d convolution (unsqueeze(2)), or the tensor itself.
@@ -51,8 +51,8 @@ ValueList convolutionKernel(const ValueList& args) {
   if (s.backend == ConvBackend::Empty) return {out};
   const bool oneD = s.params.oneD;
   const Tensor* bias = args.at(2).isNone() ? nullptr : &tensorArg(args, 2);
-  convolutionForward(view4d(tensorArg(args, 0), oneD), view4d(tensorArg(args, 1), oneD), bias, s.params,
-                     view4d(out, oneD));
+  const auto run = s.params.transposed ? convolutionTransposeForward : convolutionForward;
+  run(view4d(tensorArg(args, 0), oneD), view4d(tensorArg(args, 1), oneD), bias, s.params, view4d(out, oneD));
   return {out};
 }
 
@@ -67,13 +67,13 @@ struct BackwardLayout {
 BackwardLayout backwardLayout(const ValueList& margs) {
   BackwardLayout b;
   const ConvArgs a = convArgs(margs, 1, 4, false);
-  b.setup = convSetup(a, "aten.convolution_backward");
+  b.setup = convSetup(a);
   b.mask = outputMaskArg(margs.at(10));
   const TensorMeta& gradOut = metaArg(margs, 0);
   FATHOM_CHECK(gradOut.dim() == a.input->dim(), "Expected input and grad_output to have the same number of dimensions, but got: ",
                a.input->dim(), " and ", gradOut.dim());
   for (int64_t p : a.outputPadding)
-    FATHOM_CHECK(p == 0, "output_padding is not supported for non-transposed convolutions; got output_padding: ",
+    FATHOM_CHECK(p == 0 || a.transposed, "output_padding is not supported for non-transposed convolutions; got output_padding: ",
                  sizesText(toSymIntList(margs.at(8))));
   const TensorMeta out = convOutputLayout(b.setup);
   bool sameSizes = true;
@@ -83,13 +83,14 @@ BackwardLayout backwardLayout(const ValueList& margs) {
   FATHOM_CHECK(gradOut.dtype == a.input->dtype, "expected grad_output to have dtype ", scalarTypeName(a.input->dtype),
                " like input, but got ", scalarTypeName(gradOut.dtype));
   const bool empty = b.setup.backend == ConvBackend::Empty;
-  FATHOM_CHECK(empty || isFloating(a.input->dtype), "\"slow_conv2d_cpu_grad_input\" not implemented for '",
-               scalarTypeName(a.input->dtype), "'");
+  FATHOM_CHECK(empty || isFloating(a.input->dtype), "\"",
+               a.transposed ? "slow_conv_transpose2d_backward_out_cpu" : "slow_conv2d_cpu_grad_input",
+               "\" not implemented for '", scalarTypeName(a.input->dtype), "'");
   const ConvGradLayouts grads = convGradLayouts(b.setup);
   b.gradInput = grads.input;
   b.gradWeight = grads.weight;
   // The Empty backend returns zeros(bias_sizes); the others sum grad_output per channel.
-  SymIntList biasSizes{a.weight->sizes[0]};
+  SymIntList biasSizes{a.transposed ? a.weight->sizes[1] * SymInt(a.groups) : a.weight->sizes[0]};
   if (empty && !margs.at(3).isNone()) biasSizes = toSymIntList(margs.at(3));
   b.gradBias = newTensorMeta(gradOut, gradOut.dtype, biasSizes, SuggestedFormat::Contiguous);
   return b;
@@ -116,8 +117,9 @@ ValueList backwardKernel(const ValueList& args) {
     if (b.mask[0]) grads.input = &views[0];
     if (b.mask[1]) grads.weight = &views[1];
     if (b.mask[2]) grads.bias = &outs[2];
-    convolutionBackward(view4d(tensorArg(args, 0), oneD), view4d(tensorArg(args, 1), oneD),
-                        view4d(tensorArg(args, 2), oneD), b.setup.params, grads);
+    const auto run = b.setup.params.transposed ? convolutionTransposeBackward : convolutionBackward;
+    run(view4d(tensorArg(args, 0), oneD), view4d(tensorArg(args, 1), oneD), view4d(tensorArg(args, 2), oneD),
+        b.setup.params, grads);
   }
   ValueList result;
   for (size_t i = 0; i < 3; ++i) result.push_back(b.mask[i] ? Value(outs[i]) : Value(None{}));

@@ -1,4 +1,5 @@
-// Ops that write a value where a condition holds: fill.Scalar, masked_fill.Scalar, tril, triu.
+// Ops that write a value where a condition holds: fill.Scalar, masked_fill (.Scalar, .Tensor),
+// tril, triu.
 // None of them is a TensorIterator op in ATen, so their layouts are their own:
 //   fill        = empty_like(self).fill_(value)             -> preserve_format strides
 //   masked_fill = expand both, clone(contiguous), fill_     -> contiguous, broadcast shape
@@ -25,22 +26,28 @@ TensorMeta fillLayout(const ValueList& args) {
   return freshLike(self, self.dtype, likeStrides(self, std::nullopt));
 }
 
-// ---- masked_fill(Tensor self, Tensor mask, Scalar value) -------------------------------------
+// ---- masked_fill(Tensor self, Tensor mask, Scalar value), masked_fill.Tensor (a 0-dim value) --
 
 // Operands in expand_outplace(mask, self) order, so a broadcast error names the mask "tensor a".
-// PyTorch 1.13 reads a mask of any other dtype as raw bytes; we reject it (as later versions do).
+// The mask is read as bool whatever its dtype (see maskBytes).
 ElementwiseOperands maskedFillOperands(const ValueList& margs) {
   const TensorMeta& mask = metaArg(margs, 1);
-  FATHOM_CHECK(mask.dtype == DType::Bool || mask.dtype == DType::UInt8,
-               "masked_fill_ only supports boolean masks, but got mask with dtype ", scalarTypeName(mask.dtype));
   ElementwiseOperand m{mask};
-  if (mask.dtype == DType::UInt8) m.meta = freshLike(mask, DType::Bool, likeStrides(mask, std::nullopt));
+  if (mask.dtype != DType::Bool) m.meta = freshLike(mask, DType::Bool, likeStrides(mask, std::nullopt));
   m.fixedDtype = true;
   return {m, {metaArg(margs, 0)}};
 }
 
+// The value must fit self's dtype; masked_fill.Tensor's value is known to kernels only.
 void checkMaskedFill(const ElementwiseOperands& ops, const ValueList& args) {
-  checkScalarFits(scalarArg(args.at(2)), ops[1].meta.dtype);
+  const Value& value = args.at(2);
+  if (value.is<TensorMeta>()) {
+    const TensorMeta& v = value.as<TensorMeta>();
+    FATHOM_CHECK(v.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ", v.dim(),
+                 " dimension(s).");
+    return;
+  }
+  checkScalarFits(scalarArg(value), ops[1].meta.dtype);
 }
 
 auto makeMaskedFill() {
@@ -50,6 +57,52 @@ auto makeMaskedFill() {
     const C value = C(checkedScalarTo<T>(scalarArg(args.at(2))));
     return [value](bool mask, C x) -> C { return mask ? value : x; };
   };
+}
+
+// PyTorch 1.13 reads a mask of any dtype but bool as bytes (masked_fill_kernel's unsigned char
+// loop over the mask's own strides): the first byte of each element, which must be 0 or 1
+// ("Mask tensor can take 0 and 1 values only"). So an int64 mask of 0s and 1s works (and 256
+// reads as 0), uint8 warns in PyTorch (deprecated), and a float mask of 1.0 reads as 0.
+Tensor maskBytes(const Tensor& mask) {
+  Tensor out = allocateTensor(freshLike(mask.meta(), DType::Bool, contiguousStrides(mask.meta().sizes)));
+  const auto* bytes = static_cast<const uint8_t*>(mask.data());
+  const int64_t width = static_cast<int64_t>(elementSize(mask.dtype())), nd = mask.dim();
+  IntList pos(static_cast<size_t>(nd), 0);
+  for (int64_t i = 0; i < mask.numel(); ++i) {
+    int64_t at = 0;
+    for (int64_t d = 0; d < nd; ++d) at += pos[d] * mask.stride(d);
+    const uint8_t b = bytes[at * width];
+    FATHOM_CHECK(b <= 1, "Mask tensor can take 0 and 1 values only");
+    out.dataAs<bool>()[i] = b == 1;
+    for (int64_t d = nd - 1; d >= 0 && ++pos[d] == mask.size(d); --d) pos[d] = 0;
+  }
+  return out;
+}
+
+// The value as a Python number (masked_fill.Tensor: value.item()).
+Value numberValue(const ScalarArg& s) {
+  if (s.isBool()) return Value(s.integer != 0);
+  if (s.isFloating()) return Value(s.real);
+  return Value(s.integer);
+}
+
+void addMaskedFill(OpRegistry& r, const char* schema) {
+  const std::array<size_t, 2> positions{1, 0};
+  const ElementwiseRule rule{.promotion = ElementwisePromotion::SameDtype, .check = checkMaskedFill,
+                             .operands = maskedFillOperands, .outputStrides = OutputStrides::Contiguous};
+  OpFn meta = [=](const ValueList& args) { return ValueList{elementwiseLayoutOf(args, args, positions, rule).output}; };
+  OpFn kernel = [=](const ValueList& given) {
+    ValueList args = given;
+    const Tensor& mask = tensorArg(given, 1);
+    if (mask.dtype() != DType::Bool) args[1] = maskBytes(mask);
+    if (given.at(2).is<Tensor>()) {
+      (void)checkMaskedFill({}, metaArgs(given));  // a 0-dim value
+      args[2] = numberValue(itemOf(tensorArg(given, 2)));
+    }
+    const ElementwiseLayout layout = elementwiseLayoutOf(metaArgs(args), args, positions, rule);
+    return ValueList{runElementwise<2>(layout, inputsOf(args, positions), [&](auto tag) { return makeMaskedFill()(tag, args); })};
+  };
+  (void)r.add(schema, std::move(meta), std::move(kernel));
 }
 
 // ---- tril / triu(Tensor self, int diagonal=0) ------------------------------------------------
@@ -109,11 +162,8 @@ void registerFillOps(OpRegistry& r) {
         fillWith(out, scalarArg(args.at(1)));
         return ValueList{out};
       });
-  addElementwise(r, "aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
-                 std::array<size_t, 2>{1, 0},
-                 {.promotion = ElementwisePromotion::SameDtype, .check = checkMaskedFill,
-                  .operands = maskedFillOperands, .outputStrides = OutputStrides::Contiguous},
-                 makeMaskedFill());
+  addMaskedFill(r, "aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor");
+  addMaskedFill(r, "aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor");
   (void)r.add(
       "aten::tril(Tensor self, int diagonal=0) -> Tensor",
       [](const ValueList& args) { return ValueList{triangleLayout(args)}; }, triangleKernel<true>);

@@ -99,6 +99,9 @@ void registerIndexingOps(OpRegistry& registry) {
                      [](const ValueList& args) { return ValueList{indexSelectLayout(args)}; }, indexSelectKernel);
   registerEmbeddingOps(registry);
   registerNllLossOps(registry);
+  registerAdvancedIndexingOps(registry);
+  registerFunctionalizedOps(registry);
+  registerPadRollOps(registry);
   registerScatterOps(registry);
 }
 

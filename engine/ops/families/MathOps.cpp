@@ -228,6 +228,8 @@ void registerMathOps(OpRegistry& registry) {
   registerActivationOps(registry);
   registerComparisonOps(registry);
   registerFillOps(registry);
+  registerSwishOps(registry);
+  registerDivisionOps(registry);
   registerUnaryMathOps(registry);
   registerBitwiseOps(registry);
   registerBinaryMathOps(registry);

@@ -30,6 +30,35 @@ bool anyBelow(const IntList& v, int64_t bound) {
   return false;
 }
 
+// check_shape_forward's checks of a transposed convolution: the input has weight.size(0) channels,
+// the bias weight.size(1) * groups elements.
+void checkTransposedShapes(const ConvArgs& a) {
+  const TensorMeta &input = *a.input, &weight = *a.weight;
+  FATHOM_CHECK(symEq(input.sizes[1], weight.sizes[0], "convolution: transposed input channels"),
+               "Given transposed=1, weight of size ", sizesText(weight.sizes), ", expected input", sizesText(input.sizes),
+               " to have ", weight.sizes[0].str(), " channels, but got ", input.sizes[1].str(), " channels instead");
+  const SymInt out = weight.sizes[1] * SymInt(a.groups);
+  if (a.bias)
+    FATHOM_CHECK(a.bias->dim() == 1 && symEq(a.bias->sizes[0], out, "convolution: transposed bias size"),
+                 "Given transposed=1, weight of size ", sizesText(weight.sizes), ", expected bias to be 1-dimensional with ",
+                 out.str(), " elements, but got bias of size ", sizesText(a.bias->sizes), " instead");
+}
+
+// slow_conv_transpose2d_shape_check: output_padding below stride or dilation, and an output.
+void checkTransposedOutput(const ConvSetup& s) {
+  const ConvParams& p = s.params;
+  FATHOM_CHECK((p.outputPadding[1] < p.stride[1] || p.outputPadding[1] < p.dilation[1]) &&
+                   (p.outputPadding[0] < p.stride[0] || p.outputPadding[0] < p.dilation[0]),
+               "output padding must be smaller than either stride or dilation, but got output_padding_height: ",
+               p.outputPadding[0], " output_padding_width: ", p.outputPadding[1], " stride_height: ", p.stride[0],
+               " stride_width: ", p.stride[1], " dilation_height: ", p.dilation[0], " dilation_width: ", p.dilation[1]);
+  const SymIntList& o = s.outputSizes;
+  FATHOM_CHECK(!symLt(o[2], 1, "transposed convolution: output height >= 1") &&
+                   !symLt(o[3], 1, "transposed convolution: output width >= 1"),
+               "Given input size per channel: (", s.input.sizes[2].str(), " x ", s.input.sizes[3].str(),
+               "). Calculated output size per channel: (", o[2].str(), " x ", o[3].str(), "). Output size is too small");
+}
+
 // check_shape_forward's checks, on the op's own (not yet 2-d) tensors.
 void checkShapes(const ConvArgs& a, const IntList& padding, const IntList& dilation) {
   const TensorMeta &input = *a.input, &weight = *a.weight;
@@ -46,6 +75,7 @@ void checkShapes(const ConvArgs& a, const IntList& padding, const IntList& dilat
   FATHOM_CHECK(symEq(mod(out, a.groups), 0, "convolution: groups divide weight.size(0)"), "Given groups=", a.groups,
                ", expected weight to be divisible by ", a.groups, " at dimension 0, but got weight of size ",
                sizesText(weight.sizes), " instead");
+  if (a.transposed) return checkTransposedShapes(a);
   const SymInt channels = weight.sizes[1] * SymInt(a.groups);
   FATHOM_CHECK(symEq(input.sizes[1], channels, "convolution: input channels"), "Given groups=", a.groups,
                ", weight of size ", sizesText(weight.sizes), ", expected input", sizesText(input.sizes), " to have ",
@@ -120,12 +150,30 @@ SuggestedFormat catFormat(const TensorMeta& like, SymIntList groupSizes, Suggest
   return suggestMemoryFormat(newTensorMeta(like, like.dtype, std::move(groupSizes), groupFormat));
 }
 
+// The rest of convSetup for a transposed convolution: output sizes, checks, backend.
+ConvSetup transposedSetup(ConvSetup s) {
+  const auto& x = s.input.sizes;
+  const auto& w = s.weight.sizes;
+  const ConvParams& p = s.params;
+  s.outputSizes = {x[0], w[1] * SymInt(p.groups)};
+  for (int d = 0; d < 2; ++d)
+    s.outputSizes.push_back((x[d + 2] - SymInt(1)) * SymInt(p.stride[d]) - SymInt(2 * p.padding[d]) +
+                            SymInt(p.dilation[d]) * (w[d + 2] - SymInt(1)) + SymInt(p.outputPadding[d] + 1));
+  checkTransposedOutput(s);
+  const bool empty = symEq(x[0], 0, "convolution: empty batch") || symEq(x[1], 0, "convolution: no channels");
+  s.backend = empty ? ConvBackend::Empty : ConvBackend::SlowTranspose2d;
+  const DType t = s.input.dtype;
+  FATHOM_CHECK((t != DType::Bool && t != DType::Float16) || s.backend == ConvBackend::Empty,
+               "\"slow_conv_transpose2d_out_cpu\" not implemented for '", scalarTypeName(t), "'");
+  return s;
+}
+
 }  // namespace
 
 TensorMeta convView4d(const TensorMeta& t, bool oneD) { return oneD ? unsqueezeMeta(t, 2) : t; }
 TensorMeta convViewBack(const TensorMeta& t, bool oneD) { return oneD ? squeezeMeta(t, 2) : t; }
 
-ConvSetup convSetup(const ConvArgs& a, const char* op) {
+ConvSetup convSetup(const ConvArgs& a) {
   const TensorMeta &input = *a.input, &weight = *a.weight;
   const int64_t dims = weight.dim() - 2;
   FATHOM_CHECK(dims > 0, "weight should have at least three dimensions");
@@ -133,7 +181,6 @@ ConvSetup convSetup(const ConvArgs& a, const char* op) {
   IntList padding = expandParam(a.padding, "padding", dims);
   IntList dilation = expandParam(a.dilation, "dilation", dims);
   const IntList outputPadding = expandParam(a.outputPadding, "output_padding", dims);
-  FATHOM_CHECK(!a.transposed, op, ": transposed convolution is not supported by Fathom (got transposed=True)");
   FATHOM_CHECK(a.groups > 0, "non-positive groups is not supported");
   FATHOM_CHECK(!anyBelow(padding, 0), "negative padding is not supported");
   FATHOM_CHECK(!anyBelow(outputPadding, 0), "negative output_padding is not supported");
@@ -144,17 +191,22 @@ ConvSetup convSetup(const ConvArgs& a, const char* op) {
 
   ConvSetup s;
   s.params.oneD = input.dim() == 3;
+  IntList outPad = outputPadding;
   if (s.params.oneD) {  // view1d_as_2d; the input is made contiguous first, as ATen does
     stride.insert(stride.begin(), 1);
     padding.insert(padding.begin(), 0);
     dilation.insert(dilation.begin(), 1);
+    outPad.insert(outPad.begin(), 0);
   }
   s.params.stride = stride;
   s.params.padding = padding;
   s.params.dilation = dilation;
+  s.params.outputPadding = outPad;
   s.params.groups = a.groups;
+  s.params.transposed = a.transposed;
   s.input = s.params.oneD ? unsqueezeMeta(contiguousIn(input, SuggestedFormat::Contiguous), 2) : input;
   s.weight = convView4d(weight, s.params.oneD);
+  if (a.transposed) return transposedSetup(std::move(s));
   s.backend = pickBackend(s);
   const auto& x = s.input.sizes;
   const auto& w = s.weight.sizes;
@@ -172,7 +224,9 @@ ConvSetup convSetup(const ConvArgs& a, const char* op) {
 
 TensorMeta convOutputLayout(const ConvSetup& s) {
   SuggestedFormat f = SuggestedFormat::Contiguous;
-  if (s.backend == ConvBackend::Mkldnn || (s.backend != ConvBackend::Empty && s.params.groups == 1)) {
+  if (s.backend == ConvBackend::SlowTranspose2d) {
+    f = SuggestedFormat::Contiguous;
+  } else if (s.backend == ConvBackend::Mkldnn || (s.backend != ConvBackend::Empty && s.params.groups == 1)) {
     f = channelsLastIf(suggestsChannelsLast(s.input) || suggestsChannelsLast(s.weight));
   } else if (s.backend != ConvBackend::Empty) {
     const SlowOperands g = slowOperands(s);
@@ -199,6 +253,8 @@ ConvGradLayouts convGradLayouts(const ConvSetup& s) {
     const SuggestedFormat f = channelsLastIf(suggestsChannelsLast(s.input) || suggestsChannelsLast(s.weight));
     return {result(s.input, f), result(s.weight, f)};
   }
+  if (s.backend == ConvBackend::SlowTranspose2d)
+    return {result(s.input, SuggestedFormat::Contiguous), result(s.weight, SuggestedFormat::Contiguous)};
   // Slow backends: slow_conv2d's grad_input follows the input or the weight, its grad_weight the
   // weight alone; the dilated one lays both out by input or weight.
   const SlowOperands g = slowOperands(s);

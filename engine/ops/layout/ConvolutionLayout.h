@@ -1,6 +1,6 @@
 // aten.convolution's argument checks and output layouts, as PyTorch 1.13's CPU _convolution and
 // convolution_backward decide them (2-d convolution, and 1-d run as 2-d with a unit height;
-// not transposed).
+// transposed too).
 //
 // The memory format of a result depends on the backend PyTorch picks, so this models the pick:
 //   Empty       - batch or channels of size 0;
@@ -11,6 +11,10 @@
 // suggests channels_last; grouped slow ones take the format the per-group results suggest (so
 // a depthwise 1x1 result stays contiguous). Gradients follow the same backends (see
 // convGradLayouts). Checked against PyTorch on thousands of random shapes and layouts.
+//   SlowTranspose2d - every non-empty transposed convolution (slow_conv_transpose2d, groups
+//                 run one at a time): contiguous results and gradients, whatever the layouts.
+// A transposed convolution's weight is [in channels, out channels / groups, kh, kw]; its output
+// is (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1 per spatial dim.
 #pragma once
 
 #include "engine/tensor/TensorMeta.h"
@@ -18,14 +22,15 @@
 
 namespace fathom {
 
-enum class ConvBackend { Empty, Mkldnn, Slow2d, SlowDilated2d };
+enum class ConvBackend { Empty, Mkldnn, Slow2d, SlowDilated2d, SlowTranspose2d };
 
 struct ConvParams {
   // Two entries each (height, width); a 1-d convolution has stride 1, padding 0, dilation 1
   // in its unit height.
-  IntList stride, padding, dilation;
+  IntList stride, padding, dilation, outputPadding;
   int64_t groups = 1;
-  bool oneD = false;  // the op's tensors are 3-d: [N, C, L]
+  bool oneD = false;        // the op's tensors are 3-d: [N, C, L]
+  bool transposed = false;  // weight [in, out / groups, kh, kw]
   bool isDilated() const { return dilation[0] != 1 || dilation[1] != 1; }
   bool isStrided() const { return stride[0] != 1 || stride[1] != 1; }
 };
@@ -48,8 +53,8 @@ struct ConvArgs {
 };
 
 // Checks the arguments as check_shape_forward does (bias included when given) and picks the
-// backend. `op` names the op in Fathom's own messages.
-ConvSetup convSetup(const ConvArgs& args, const char* op);
+// backend.
+ConvSetup convSetup(const ConvArgs& args);
 
 // The forward result's layout (3-d for a 1-d convolution).
 TensorMeta convOutputLayout(const ConvSetup& s);

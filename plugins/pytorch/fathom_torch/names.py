@@ -1,8 +1,8 @@
 """Names as Fathom spells them: op names, dtypes, memory formats.
 
 Fathom resolves ops by ATen's registry name ("aten.add.Tensor"), so every FX target is turned
-into that spelling here; targets Fathom does not know keep a readable qualified name and become
-opaque nodes on the C++ side, which is why op_name() never raises.
+into that spelling here; targets Fathom does not know keep a readable qualified name, which Fathom refuses by name at load
+(or, with --keep-unknown-ops, keeps as opaque nodes); so op_name() never raises.
 """
 import operator
 

@@ -24,7 +24,7 @@ def main(argv):
             print(__doc__, file=sys.stderr)
             return 2
         os.environ["FATHOM_BIN"] = os.path.abspath(argv[2])
-        patterns = ["test_round_trip.py", "test_fathom_bin.py"]
+        patterns = ["test_round_trip.py", "test_fathom_bin.py", "test_model_ops.py"]
     else:
         os.environ.pop("FATHOM_BIN", None)  # those tests belong to the round-trip run
         patterns = ["test_[!r]*.py"]

@@ -67,6 +67,8 @@ std::vector<GradCase> reductionGradCases();
 std::vector<GradCase> matmulGradCases();
 std::vector<GradCase> shapeGradCases();
 std::vector<GradCase> nnGradCases();
+std::vector<GradCase> activationGradCases();
+std::vector<GradCase> scatterGradCases();
 
 // Shorthands for case functions.
 inline Tensor op1(std::string_view op, frontend::Args args, frontend::KwArgs kwargs = {}) {

@@ -109,6 +109,7 @@ std::vector<GradCase> upsampleCases() {
 
 }  // namespace
 
+// Long: a table, one case per entry.
 std::vector<GradCase> nnGradCases() {
   const IntList k2{2, 2}, one1{1, 1}, zero2{0, 0};
   std::vector<GradCase> all = {
@@ -148,6 +149,15 @@ std::vector<GradCase> nnGradCases() {
        [=](const TensorList& x) {
          return one(op1("aten.convolution.default", {x[0], x[1], None{}, one1, zero2, one1, false, zero2, 2}));
        }},
+      {"aten.convolution.default", "transposed: stride 2, output_padding 1, groups 2, bias",
+       {real({1, 4, 3, 3}), real({4, 2, 3, 3}, -1, 1, 1), real({4})},
+       [=](const TensorList& x) {
+         return one(op1("aten.convolution.default", {x[0], x[1], x[2], IntList{2, 2}, one1, one1, true, one1, 2}));
+       }},
+      {"aten.convolution.default", "transposed 1-d, dilation 2", {real({2, 3, 4}), real({3, 2, 3}, -1, 1, 1)},
+       [](const TensorList& x) {
+         return one(op1("aten.convolution.default", {x[0], x[1], None{}, IntList{1}, IntList{1}, IntList{2}, true, IntList{0}, 1}));
+       }},
       {"aten.max_pool2d_with_indices.default", "overlapping windows, padding", {noTies({1, 2, 5, 5})},
        [=](const TensorList& x) {
          return callOp("aten.max_pool2d_with_indices.default", {x[0], IntList{3, 3}, k2, one1});
@@ -173,6 +183,14 @@ std::vector<GradCase> nnGradCases() {
       {"aten.nll_loss_forward.default", "none, 1-d input", {real({4}), ints({}, {2})},
        [](const TensorList& x) { return callOp("aten.nll_loss_forward.default", {x[0], x[1], None{}, 0, -100}); },
        {0}},
+      {"aten._adaptive_avg_pool2d.default", "overlapping windows", {real({2, 2, 5, 7})},
+       [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool2d.default", {x[0], IntList{3, 4}})); }},
+      {"aten._adaptive_avg_pool2d.default", "3-d, upsampling, transposed input", {real({2, 3, 4})},
+       [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool2d.default", {transpose(x[0], 1, 2), IntList{5, 3}})); }},
+      {"aten._adaptive_avg_pool2d_backward.default", "grad_output and self", {real({2, 2, 3, 4}), real({2, 2, 5, 7})},
+       [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool2d_backward.default", {x[0], x[1]})); }},
+      {"aten.max_pool2d_with_indices.default", "stride [] (the kernel size)", {noTies({1, 2, 6, 6})},
+       [](const TensorList& x) { return callOp("aten.max_pool2d_with_indices.default", {x[0], IntList{3, 2}, IntList{}}); }},
   };
   // Every output carries a gradient, mean and rstd too (PyTorch differentiates them).
   all.push_back({"aten.native_group_norm.default", "weight and bias", {real({2, 4, 3}), real({4}, 0.5, 2, 1), real({4}, -1, 1, 2)},
@@ -182,6 +200,8 @@ std::vector<GradCase> nnGradCases() {
   all.push_back({"aten.avg_pool1d.default", "stride 2, padding, ceil_mode", {real({2, 3, 7})}, [](const TensorList& x) {
                    return one(op1("aten.avg_pool1d.default", {x[0], IntList{3}, IntList{2}, IntList{1}, true, false}));
                  }});
+  all.push_back({"aten.adaptive_avg_pool1d.default", "7 to 3", {real({2, 3, 7})},
+                 [](const TensorList& x) { return one(op1("aten.adaptive_avg_pool1d.default", {x[0], IntList{3}})); }});
   for (auto part : {indexingCases, paddingCases, upsampleCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;

@@ -13,7 +13,7 @@ namespace {
 std::vector<GradCase> allCases() {
   std::vector<GradCase> all;
   for (auto family : {pointwiseGradCases, mathGradCases, backwardGradCases, reductionGradCases, matmulGradCases, shapeGradCases,
-                      nnGradCases}) {
+                      nnGradCases, activationGradCases, scatterGradCases}) {
     auto cases = family();
     all.insert(all.end(), cases.begin(), cases.end());
   }

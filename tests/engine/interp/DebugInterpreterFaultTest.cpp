@@ -10,6 +10,7 @@
 #include "engine/interp/DebugInterpreter.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/ops/OpOverride.h"
+#include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom {
 namespace {
@@ -126,6 +127,50 @@ TEST(DebugInterpreterFaults, ViewOfASliceThatLosesItsStorageOffset) {
   EXPECT_EQ(o.inherited, (std::set<std::string>{"unsqueeze"}));  // the add is fresh storage: it matches
   EXPECT_EQ(o.all.front().field, "storage_offset");
   EXPECT_EQ(o.all.front().actual, "8");
+}
+
+// A symbolic trace whose input is a slice: its strides and offset are symbols ([s1, 1] at s2)
+// that only the real input's strides and offset bind. The placeholder then matches, and the view
+// that loses the offset is the origin (before, the symbols stayed unbound, printed as "?", and
+// the placeholder itself was reported as the origin).
+TEST(DebugInterpreterFaults, SymbolsOnlyAnInputsStridesAndOffsetBind) {
+  auto env = sym::ShapeEnv::create();
+  const SymInt stride = env->createSize(8, "x.stride(0)"), offset = env->createSize(8, "x.storage_offset()");
+  TensorMeta slice = fakeTensor(DType::Float32, {4, 4});
+  slice.strides = {stride, SymInt(1)};
+  slice.storageOffset = offset;
+  Graph g;
+  {
+    FaultyMeta fault("aten.view.default", [](ValueList out) {
+      tensorAt(out, 0).storageOffset = 0;
+      return out;
+    });
+    GraphBuilder b;
+    NodeRef x = b.input("x", slice);
+    NodeRef rows = b.call("aten.slice.Tensor", {x, 1, 0, 4});
+    NodeRef v = b.call("aten.view.default", {b.call("aten.slice.Tensor", {rows, 0, 0, 1}), Value(ValueList{4})});
+    b.output({b.call("aten.add.Tensor", {v, v})});
+    g = finished(b);
+  }
+  ExampleInput in;  // the real input: rows of a [5, 8] tensor from row 1, four columns wide
+  in.name = "x";
+  in.meta = fakeTensor(DType::Float32, {4, 4});
+  in.meta.strides = {SymInt(8), SymInt(1)};
+  in.meta.storageOffset = SymInt(8);
+  in.seed = 3;
+  auto inputs = materializeInputs({in});
+  ASSERT_TRUE(inputs.ok()) << inputs.error().str();
+  ASSERT_EQ((*inputs)[0].as<Tensor>().storageOffset(), 8);
+  DebugInterpreter d(g);
+  ASSERT_TRUE(d.run(*inputs).ok());
+  Outcome o;
+  o.all = d.mismatches();
+  for (const auto& m : d.mismatches()) (m.origin ? o.origins : o.inherited).insert(m.node);
+  EXPECT_EQ(o.origins, (std::set<std::string>{"view"}));
+  ASSERT_FALSE(o.all.empty());
+  EXPECT_EQ(o.all.front().field, "storage_offset");
+  EXPECT_EQ(o.all.front().actual, "8");
+  EXPECT_EQ(o.all.front().expected.find('?'), std::string::npos) << o.all.front().expected;
 }
 
 TEST(DebugInterpreterFaults, ReductionThatDropsKeepdim) {

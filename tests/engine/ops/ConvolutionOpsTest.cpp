@@ -197,13 +197,14 @@ TEST(ConvolutionOpsTest, OutputMaskLeavesOutGradients) {
   }
 }
 
-// Errors say what is wrong: transposed convolutions, gradients Fathom cannot compute, bad sizes.
+// Errors say what is wrong: a transposed convolution's channels, gradients Fathom cannot compute, bad sizes.
 TEST(ConvolutionOpsTest, ErrorsNameTheProblem) {
   const Tensor x = input(DType::Float32, {1, 2, 4, 4}, 1), w = input(DType::Float32, {3, 2, 3, 3}, 2);
   ValueList transposed = convArgs(x, w, None{}, {1, 2, 4, 4, 3, 3, 3});
   transposed[6] = true;
   expectOpError("aten.convolution.default", transposed,
-                "aten.convolution: transposed convolution is not supported by Fathom (got transposed=True)");
+                "Given transposed=1, weight of size [3, 2, 3, 3], expected input[1, 2, 4, 4] to have 3 channels, but got 2 "
+                "channels instead");
   const Tensor x5 = input(DType::Float32, {1, 2, 3, 3, 3}, 1), w5 = input(DType::Float32, {3, 2, 1, 1, 1}, 2);
   expectOpError("aten.convolution.default",
                 {x5, w5, None{}, list({1}), list({0}), list({1}), false, list({0}), int64_t{1}},

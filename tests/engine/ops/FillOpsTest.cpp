@@ -11,15 +11,26 @@ namespace fathom {
 namespace {
 using testing::expectOpError;
 using testing::makeTensor;
+using testing::OpOutcome;
+using testing::runBoth;
 using testing::runOp;
 using testing::valuesOf;
 
-// PyTorch 1.13 reads a float mask's raw bytes; we refuse it with a message naming the dtype.
-TEST(FillOpsTest, MaskedFillRejectsNonBoolMask) {
-  Tensor x = makeTensor(DType::Float32, {3});
-  Tensor mask = makeTensor(DType::Float32, {3}, {}, {1, 0, 1});
-  expectOpError("aten.masked_fill.Scalar", {x, mask, 2.0},
-                "masked_fill_ only supports boolean masks, but got mask with dtype Float");
+// PyTorch 1.13 reads a mask that is not bool as bytes, the first byte of each element: an int64
+// mask of 0s and 1s works (256 reads as 0), a float 1.0 reads as 0, and a byte other than 0 or 1
+// is an error.
+TEST(FillOpsTest, MaskedFillReadsOtherMasksAsBytes) {
+  Tensor x = makeTensor(DType::Float32, {4}, {}, {1, 2, 3, 4});
+  Tensor ints = makeTensor(DType::Int64, {4}, {}, {1, 0, 256, 1});
+  EXPECT_EQ(valuesOf(runOp("aten.masked_fill.Scalar", {x, ints, -1.0})), (std::vector<double>{-1, 2, 3, -1}));
+  Tensor floats = makeTensor(DType::Float32, {4}, {}, {1, 0, 1, 0});
+  EXPECT_EQ(valuesOf(runOp("aten.masked_fill.Scalar", {x, floats, -1.0})), (std::vector<double>{1, 2, 3, 4}));
+  // Only the kernel sees the values: the meta function accepts any mask.
+  Tensor twos = makeTensor(DType::Int32, {4}, {}, {0, 2, 0, 1});
+  OpOutcome r = runBoth("aten.masked_fill.Scalar", {x, twos, 2.0});
+  EXPECT_TRUE(r.meta.ok());
+  ASSERT_FALSE(r.kernel.ok());
+  EXPECT_EQ(r.kernel.error().message, "Mask tensor can take 0 and 1 values only");
 }
 
 // The mask broadcasts the input; the result is a contiguous clone of the broadcast input.

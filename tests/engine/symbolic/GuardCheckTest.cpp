@@ -6,6 +6,7 @@
 // explain and overlap on the same envs. Skipped in a build without Z3.
 #include <gtest/gtest.h>
 
+#include "engine/symbolic/ExplainSizesText.h"
 #include "engine/symbolic/GuardCheck.h"
 #include "engine/symbolic/GuardExplain.h"
 #include "engine/symbolic/GuardOverlap.h"

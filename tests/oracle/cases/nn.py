@@ -334,6 +334,7 @@ def cases(c):
     upsample_cases(c)
     upsample_backward_cases(c)
     avg_pool1d_cases(c)
+    adaptive_avg_pool1d_cases(c)
 
 
 # ---- Core ATen's padding (issue 24) -----------------------------------------------------------
@@ -453,3 +454,18 @@ def avg_pool1d_cases(c):
     c.op(name, c.t((2, 3, 8)), [2, 2])  # error: two kernel sizes
     c.op(name, c.t((2, 3, 8)), [3], [2], [2])  # error: pad over half the kernel
     c.op(name, c.t((2, 3, 8)), [9])  # error: output too small
+
+
+def adaptive_avg_pool1d_cases(c):
+    name = "aten.adaptive_avg_pool1d.default"
+    for shape, layout in (((2, 3, 8), "contiguous"), ((2, 3, 8), "permuted"), ((2, 3, 8), "transposed"),
+                          ((3, 8), "contiguous"), ((3, 8), "sliced")):
+        for size in (1, 3, 8):
+            c.op(name, c.t(shape, layout=layout), [size])
+    c.op(name, c.t((2, 3, 7)), [5])
+    c.op(name, c.t((2, 3, 5)), [9])  # more outputs than inputs
+    c.op(name, c.t((2, 3, 8), dtype=torch.float64), [3])
+    c.op(name, c.t((2, 3, 8), dtype=torch.bfloat16), [1])
+    c.op(name, c.t((2, 3, 4, 5)), [2])  # error: 4-d
+    c.op(name, c.t((2, 3, 8)), [2, 2])  # error: two sizes
+    c.op(name, c.t((2, 3, 8)), [-1])  # error: negative

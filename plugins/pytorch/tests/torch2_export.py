@@ -1,0 +1,110 @@
+"""Exports on a machine with torch 2.x (the device machine: torch 2.x, torchvision, transformers),
+for checking with a Fathom built elsewhere: the dumps come back and `fathom info|run|check` runs
+on them here.
+
+    torch2_export.py OUT_DIR [--models a,b,...]
+
+Writes OUT_DIR/NAME.fathom.json (+ .bin) for: small torchvision models through capture_aot (as
+zoo.py builds them), HuggingFace BERT and GPT-2 built from small configs (no downloads) through
+capture_aot and through torch.compile with fathom_torch.backend, and OUT_DIR/summary.json (torch,
+torchvision and transformers versions; per export its time, or the error in one line). Exit 0
+when every export worked, 1 otherwise.
+"""
+import json
+import os
+import sys
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+VISION = ["mobilenet_v3_small", "squeezenet1_0", "shufflenet_v2_x0_5", "efficientnet_b0", "swin_t"]
+
+
+def hf_models():
+    import torch
+    import transformers
+
+    bert_config = transformers.BertConfig(vocab_size=512, hidden_size=64, num_hidden_layers=2, num_attention_heads=2,
+                                          intermediate_size=128, max_position_embeddings=64, hidden_dropout_prob=0.0,
+                                          attention_probs_dropout_prob=0.0)
+    gpt2_config = transformers.GPT2Config(vocab_size=512, n_embd=64, n_layer=2, n_head=2, n_positions=64,
+                                          resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
+    torch.manual_seed(0)
+    ids = torch.randint(0, 512, (2, 16))
+
+    class Logits(torch.nn.Module):
+        """The model with a plain tensor out (HF returns a dict-like output), its parameters AOT primals."""
+
+        def __init__(self, model, field):
+            super().__init__()
+            self.model, self.field = model, field
+
+        def forward(self, x):
+            return getattr(self.model(input_ids=x), self.field)
+
+    return {"bert": (Logits(transformers.BertModel(bert_config).train(), "last_hidden_state"), ids),
+            "gpt2": (Logits(transformers.GPT2LMHeadModel(gpt2_config).train(), "logits"), ids)}
+
+
+def export(name, fn, out, results):
+    start = time.monotonic()
+    try:
+        fn()
+        results[name] = {"ok": True, "seconds": round(time.monotonic() - start, 1)}
+    except Exception as e:  # report and go on: one model's failure says nothing of the others
+        results[name] = {"ok": False, "error": f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}",
+                         "where": traceback.format_exc().splitlines()[-3][:200]}
+    print(name, results[name], flush=True)
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out = argv[1]
+    os.makedirs(out, exist_ok=True)
+    import torch
+
+    import fathom_torch
+    import zoo
+
+    versions = {"torch": torch.__version__}
+    for mod in ("torchvision", "transformers"):
+        try:
+            versions[mod] = __import__(mod).__version__
+        except ImportError as e:
+            versions[mod] = f"missing ({e})"
+    results = {}
+    for name in VISION:
+        def vision(name=name):
+            model, x = zoo.build(name)
+            fathom_torch.capture_aot(model, (x,), os.path.join(out, f"{name}.fathom.json"))
+        export(name, vision, out, results)
+    try:
+        models = hf_models()
+    except ImportError as e:
+        models = {}
+        results["huggingface"] = {"ok": False, "error": f"ImportError: {e}"}
+    for name, (module, ids) in models.items():
+        export(f"{name}_aot", lambda: fathom_torch.capture_aot(module, (ids,), os.path.join(out, f"{name}_aot.fathom.json")),
+               out, results)
+
+        def compiled(module=module, name=name, ids=ids):
+            path = os.path.join(out, f"{name}_compile.fathom.json")
+            torch._dynamo.reset()
+            f = torch.compile(module, backend=fathom_torch.backend(path))
+            f(ids).sum().backward()
+            if not os.path.exists(path):
+                raise RuntimeError("the backend wrote no dump")
+        export(f"{name}_compile", compiled, out, results)
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump({"versions": versions, "exports": results}, f, indent=1)
+    print(json.dumps(versions))
+    return 0 if all(r["ok"] for r in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
