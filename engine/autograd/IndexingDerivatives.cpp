@@ -113,7 +113,8 @@ void registerIndexingDerivatives() {
   // masked_scatter: self's gradient is zeroed where the mask took source elements; source element
   // j gets the gradient of the j-th masked place (row-major), 0 past the last. PyTorch selects
   // them with masked_select (a data-dependent shape); the same numbers come here from a
-  // scatter_add at cumsum(mask) - 1, so a traced backward keeps static shapes.
+  // scatter_add at cumsum(mask) - 1, so a traced backward keeps static shapes. (A non-bool mask
+  // converts by value here; the forward reads its first bytes - the same for masks of 0 and 1.)
   registerDerivative("aten.masked_scatter.default", [](GradContext& c) {
     const Tensor& grad = c.grad();
     const Tensor mask = expand(to(c.tensor(1), DType::Bool), grad.sizes());

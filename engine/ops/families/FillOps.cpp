@@ -10,6 +10,7 @@
 #include "engine/core/Error.h"
 #include "engine/core/Parallel.h"
 #include "engine/ops/cpu/Copy.h"
+#include "engine/ops/cpu/MaskBytes.h"
 #include "engine/ops/families/ElementwiseFamilies.h"
 #include "engine/ops/families/ElementwiseOp.h"
 #include "engine/ops/layout/MemoryLayout.h"
@@ -57,26 +58,6 @@ auto makeMaskedFill() {
     const C value = C(checkedScalarTo<T>(scalarArg(args.at(2))));
     return [value](bool mask, C x) -> C { return mask ? value : x; };
   };
-}
-
-// PyTorch 1.13 reads a mask of any dtype but bool as bytes (masked_fill_kernel's unsigned char
-// loop over the mask's own strides): the first byte of each element, which must be 0 or 1
-// ("Mask tensor can take 0 and 1 values only"). So an int64 mask of 0s and 1s works (and 256
-// reads as 0), uint8 warns in PyTorch (deprecated), and a float mask of 1.0 reads as 0.
-Tensor maskBytes(const Tensor& mask) {
-  Tensor out = allocateTensor(freshLike(mask.meta(), DType::Bool, contiguousStrides(mask.meta().sizes)));
-  const auto* bytes = static_cast<const uint8_t*>(mask.data());
-  const int64_t width = static_cast<int64_t>(elementSize(mask.dtype())), nd = mask.dim();
-  IntList pos(static_cast<size_t>(nd), 0);
-  for (int64_t i = 0; i < mask.numel(); ++i) {
-    int64_t at = 0;
-    for (int64_t d = 0; d < nd; ++d) at += pos[d] * mask.stride(d);
-    const uint8_t b = bytes[at * width];
-    FATHOM_CHECK(b <= 1, "Mask tensor can take 0 and 1 values only");
-    out.dataAs<bool>()[i] = b == 1;
-    for (int64_t d = nd - 1; d >= 0 && ++pos[d] == mask.size(d); --d) pos[d] = 0;
-  }
-  return out;
 }
 
 // The value as a Python number (masked_fill.Tensor: value.item()).

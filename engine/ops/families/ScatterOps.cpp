@@ -21,6 +21,7 @@
 #include "engine/ops/cpu/Copy.h"
 #include "engine/ops/cpu/IndexedCopy.h"
 #include "engine/ops/cpu/Loops.h"
+#include "engine/ops/cpu/MaskBytes.h"
 #include "engine/ops/cpu/ScalarConvert.h"
 #include "engine/ops/families/IndexingFamily.h"
 #include "engine/ops/layout/Broadcast.h"
@@ -223,14 +224,13 @@ ValueList selectScatterKernel(const ValueList& args) {
 // ---- masked_scatter(Tensor self, Tensor mask, Tensor source) -----------------------------------
 
 // expand_outplace(mask, self), then a contiguous clone of self written where the mask holds, in
-// row-major order, from source's elements in row-major order. A mask neither bool nor uint8 is
-// refused (1.13 reads its raw bytes as booleans; later versions refuse it).
+// row-major order, from source's elements in row-major order. A mask of another dtype than bool
+// is read as 1.13 reads it (MaskBytes.h).
 TensorMeta maskedScatterLayout(const ValueList& margs) {
   const TensorMeta &self = metaArg(margs, 0), &mask = metaArg(margs, 1), &source = metaArg(margs, 2);
   const SymIntList sizes = broadcastShapes(mask.sizes, self.sizes);
   FATHOM_CHECK(self.dtype == source.dtype, "masked_scatter: expected self and source to have same dtypes but got",
                scalarTypeName(self.dtype), " and ", scalarTypeName(source.dtype));
-  FATHOM_CHECK(mask.dtype == DType::Bool || mask.dtype == DType::UInt8, "masked_scatter: expected BoolTensor or ByteTensor for mask");
   return contiguousOutput(self, sizes);
 }
 
@@ -244,7 +244,8 @@ ValueList maskedScatterKernel(const ValueList& args) {
   TensorMeta maskMeta = out.meta();
   maskMeta.dtype = DType::Bool;
   Tensor mask = allocateTensor(maskMeta);
-  copyInto(mask, tensorArg(args, 1));  // broadcast to out's shape, as bool
+  const Tensor& given = tensorArg(args, 1);
+  copyInto(mask, given.dtype() == DType::Bool ? given : maskBytes(given));  // broadcast to out's shape
   const bool* m = mask.dataAs<bool>();
   dispatchDType(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -305,5 +305,8 @@ def masked_scatter(c):
         c.op(name, c.t((3, 4), dtype=dtype), c.t((3, 4), dtype=torch.bool), c.t((12,), dtype=dtype))
     c.op(name, c.t((3, 4)), c.t((3, 4), dtype=torch.bool, values=[1] * 12), c.t((5,)))  # error: source too small
     c.op(name, c.t((3, 4)), c.t((3, 4), dtype=torch.bool), c.t((12,), dtype=torch.float64))  # error: dtypes
-    # (A float mask: 1.13 reads its raw bytes as booleans; Fathom refuses it, as later versions do.)
+    # masks of other dtypes are read as bytes (1.0 reads as 0, 1 as 1, 2 is refused)
+    c.op(name, c.t((2, 3)), c.t((2, 3), values=[1.0, 0, 1, 0, 1, 1]), c.t((6,)))
+    c.op(name, c.t((2, 3)), c.t((2, 3), dtype=torch.int64, values=[1, 0, 1, 0, 1, 1]), c.t((6,)))
+    c.op(name, c.t((2, 3)), c.t((2, 3), dtype=torch.int64, values=[1, 0, 2, 0, 256, 1]), c.t((6,)))  # error
     c.op(name, c.t((3, 4)), c.t((5,), dtype=torch.bool), c.t((12,)))  # error: broadcast
