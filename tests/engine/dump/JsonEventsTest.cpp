@@ -48,7 +48,7 @@ std::string nlohmannEvents(const std::string& text) {
 }
 
 TEST(JsonEvents, SameEventsAsNlohmann) {
-  for (const std::string text : {
+  for (const std::string& text : {
            R"({"format": "fathom-dump", "version": 1, "graphs": {"g": {"nodes": []}}})",
            R"([0, 1, -1, 9223372036854775807, 9223372036854775808, 18446744073709551615, -9223372036854775808])",
            R"([1.5, -0.0, 1e300, 2.5e-300, 0.1, 3.0, 1E2])",

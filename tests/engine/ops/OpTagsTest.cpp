@@ -68,8 +68,12 @@ TEST(OpTags, TagsAgreeWithTheSchemas) {
   for (const OpDef* op : builtinOps()) {
     SCOPED_TRACE(op->name);
     // A view's result aliases its input; an op that may or may not alias is the exception.
-    if (op->tags.has(OpTag::View) && !op->tags.has(OpTag::MayAlias)) EXPECT_TRUE(returnsAlias(*op, false));
-    if (returnsAlias(*op, false)) EXPECT_TRUE(op->tags.has(OpTag::View));
+    if (op->tags.has(OpTag::View) && !op->tags.has(OpTag::MayAlias)) {
+      EXPECT_TRUE(returnsAlias(*op, false));
+    }
+    if (returnsAlias(*op, false)) {
+      EXPECT_TRUE(op->tags.has(OpTag::View));
+    }
     // In-place ops write their first argument, and only they do.
     EXPECT_EQ(op->tags.has(OpTag::Inplace), returnsAlias(*op, true));
     // Every op with an in-place form has it, tagged in-place.
