@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "engine/core/Error.h"
+#include "engine/graph/Downstream.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
 #include "engine/interp/RandomOps.h"
@@ -105,13 +106,7 @@ struct Pending {
 // Which nodes an opaque node (an op this build does not know, run as zeros) feeds: their values
 // are not real, in the float64 run either, so only the strict comparison means anything.
 std::vector<char> dependsOnOpaque(const Graph& graph) {
-  const auto& nodes = graph.nodes();
-  std::vector<char> opaque(nodes.size(), 0);
-  for (size_t i = 0; i < nodes.size(); ++i) {  // nodes are in topological order
-    opaque[i] = nodes[i].opaque;
-    forEachNodeRef(nodes[i], [&](NodeRef r) { opaque[i] = opaque[i] || opaque[static_cast<size_t>(r.index)]; });
-  }
-  return opaque;
+  return downstreamOf(graph, [](const Node& n) { return n.opaque; });
 }
 
 bool layoutMatches(const ValueDiff& d) { return d.dtypeMatch && d.sizesMatch && d.stridesMatch; }
