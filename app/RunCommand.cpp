@@ -121,15 +121,14 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   auto first = draw(), second = draw();  // each run writes its mutated inputs
   if (!first.ok()) return reportError(first.error().within(opts.dump));
   if (!second.ok()) return reportError(second.error().within(opts.dump));
-  auto split = [&](const ValueList& all, size_t from, size_t to) {
-    return ValueList(all.begin() + static_cast<std::ptrdiff_t>(from), all.begin() + static_cast<std::ptrdiff_t>(to));
-  };
-  const ValueList tangents = split(*first, numPrimals, first->size());
+  // The joint's inputs go to the forward by name, as `fathom check` binds them.
+  const aot::StepInputs in = aot::splitJointInputs(dump, *first);
+  const ValueList& tangents = in.tangents;
   const auto start = std::chrono::steady_clock::now();
-  auto compiled = aot::runPartitioned(*fwd, *bwd, info, split(*first, 0, numPrimals), tangents);
+  auto compiled = aot::runPartitioned(*fwd, *bwd, info, in.primals, tangents);
   const double compiledSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!compiled.ok()) return reportError(compiled.error().within(opts.dump + ": aot_eager"));
-  auto reference = aot::runReplayedStep(*joint, info, split(*second, 0, numPrimals), tangents);
+  auto reference = aot::runReplayedStep(*joint, *fwd, info, aot::splitJointInputs(dump, *second).primals, tangents);
   if (!reference.ok()) return reportError(reference.error().within(opts.dump + ": eager autograd"));
   const auto diffs = aot::compareSteps(*compiled, *reference, info);
   size_t bad = 0;
@@ -139,7 +138,7 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   if (opts.check) {
     auto third = draw();
     if (!third.ok()) return reportError(third.error().within(opts.dump));
-    auto c = aot::checkTrainingStep(dump, split(*third, 0, numPrimals), tangents, {});
+    auto c = aot::checkTrainingStep(dump, aot::splitJointInputs(dump, *third).primals, tangents, {});
     if (!c.ok()) return reportError(c.error().within(opts.dump + ": check"));
     checks = std::move(*c);
     for (const auto& g : checks) mismatches += g.mismatches.size();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/aot/TrainingStep.h"
 #include "engine/core/Random.h"
 #include "engine/graph/PartitionInfo.h"
 
@@ -76,10 +77,9 @@ Result<std::vector<GraphCheck>> checkTrainingStep(const Dump& dump, const ValueL
   checks.push_back(std::move(*f));
   const size_t savedFrom = info.mutatedInputs.size() + static_cast<size_t>(info.numForwardOutputs);
   if (fwdOut.size() < savedFrom) return internalError("the forward graph returned fewer values than the partition says");
-  ValueList bwdIn(fwdOut.begin() + static_cast<std::ptrdiff_t>(savedFrom), fwdOut.end());
-  bwdIn.insert(bwdIn.end(), tangents.begin(), tangents.end());
+  const ValueList saved(fwdOut.begin() + static_cast<std::ptrdiff_t>(savedFrom), fwdOut.end());
   o.graphName = info.backward;
-  auto b = checkGraph(*bwd, std::move(bwdIn), o);
+  auto b = checkGraph(*bwd, backwardInputs(*bwd, info, saved, tangents), o);
   FATHOM_TRY(b);
   checks.push_back(std::move(*b));
   ValueList jointIn;  // back in the joint's order (the inverse of splitJointInputs)

@@ -30,6 +30,25 @@ Status applyMutations(const ValueList& newValues, const std::vector<size_t>& pri
 
 }  // namespace
 
+ValueList backwardInputs(const Graph& backward, const PartitionInfo& info, const ValueList& saved, const ValueList& tangents) {
+  ValueList in = saved;
+  const std::vector<NodeRef> placeholders = backward.placeholders();
+  if (saved.size() == info.saved.size() && placeholders.size() >= saved.size()) {
+    for (size_t i = 0; i < saved.size(); ++i) {
+      const std::string& want = backward.node(placeholders[i]).name;
+      size_t at = 0;
+      while (at < info.saved.size() && info.saved[at].name != want) ++at;
+      if (at == info.saved.size()) {  // not a saved name: keep the forward's order
+        in = saved;
+        break;
+      }
+      in[i] = saved[at];
+    }
+  }
+  in.insert(in.end(), tangents.begin(), tangents.end());
+  return in;
+}
+
 Result<TrainingStep> runPartitioned(const Graph& forward, const Graph& backward, const PartitionInfo& info,
                                     const ValueList& primals, const ValueList& tangents) {
   defaultGenerator().manualSeed(Generator::kDefaultSeed);
@@ -51,9 +70,7 @@ Result<TrainingStep> runPartitioned(const Graph& forward, const Graph& backward,
   FATHOM_TRY(applyMutations(step.updatedInputs, mutated, primals));
   step.outputs = slice(*fwd, numMut, numMut + numOut);
   step.saved = slice(*fwd, numMut + numOut, fwd->size());
-  ValueList bwdInputs = step.saved;
-  bwdInputs.insert(bwdInputs.end(), tangents.begin(), tangents.end());
-  auto bwd = Interpreter(backward).run(std::move(bwdInputs));
+  auto bwd = Interpreter(backward).run(backwardInputs(backward, info, step.saved, tangents));
   FATHOM_TRY(bwd);
   step.grads = std::move(*bwd);
   return step;
@@ -111,6 +128,7 @@ Result<TrainingStep> runEagerStep(frontend::Model& model, const ValueList& input
 
 }  // namespace fathom::aot
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/aot/GraphExtract.h"
@@ -118,8 +136,8 @@ Result<TrainingStep> runEagerStep(frontend::Model& model, const ValueList& input
 
 namespace fathom::aot {
 
-Result<TrainingStep> runReplayedStep(const Graph& joint, const PartitionInfo& info, const ValueList& primals,
-                                     const ValueList& tangents) {
+Result<TrainingStep> runReplayedStep(const Graph& joint, const Graph& forward, const PartitionInfo& info,
+                                     const ValueList& primals, const ValueList& tangents) {
   const Node* out = joint.outputNode();
   if (!out) return invalidInput("the joint graph has no output node");
   const ValueList& outs = out->args.at(0).as<ValueList>();
@@ -130,10 +148,22 @@ Result<TrainingStep> runReplayedStep(const Graph& joint, const PartitionInfo& in
   if (placeholders.size() != primals.size() + tangents.size())
     return invalidInput("the joint graph has " + std::to_string(placeholders.size()) + " inputs, not " +
                         std::to_string(primals.size() + tangents.size()));
-  const std::vector<NodeRef> primalRefs(placeholders.begin(), placeholders.begin() + static_cast<std::ptrdiff_t>(primals.size()));
-  auto forward = extractGraph(joint, primalRefs, ValueList(outs.begin(), outs.begin() + static_cast<std::ptrdiff_t>(numMut + numOut)),
+  // The joint's placeholders of the forward's names (a PyTorch export lists get_attr constants
+  // after the tangents); the first ones when some name is not there.
+  std::vector<NodeRef> primalRefs;
+  for (const NodeRef f : forward.placeholders()) {
+    auto r = joint.find(forward.node(f).name);
+    if (!r || joint.node(*r).kind != NodeKind::Placeholder) {
+      primalRefs.assign(placeholders.begin(), placeholders.begin() + static_cast<std::ptrdiff_t>(std::min(primals.size(), placeholders.size())));
+      break;
+    }
+    primalRefs.push_back(*r);
+  }
+  if (primalRefs.size() != primals.size())
+    return invalidInput("the forward graph has " + std::to_string(primalRefs.size()) + " inputs, not " + std::to_string(primals.size()));
+  auto jointForward = extractGraph(joint, primalRefs, ValueList(outs.begin(), outs.begin() + static_cast<std::ptrdiff_t>(numMut + numOut)),
                               "forward of the joint");
-  FATHOM_TRY(forward);
+  FATHOM_TRY(jointForward);
   return frontend::catchErrors([&] {
     std::vector<frontend::Tensor> in;
     autograd::TensorList leaves;
@@ -146,7 +176,7 @@ Result<TrainingStep> runReplayedStep(const Graph& joint, const PartitionInfo& in
       in.push_back(t);
     }
     defaultGenerator().manualSeed(Generator::kDefaultSeed);
-    auto replayed = replayGraph(*forward, in);
+    auto replayed = replayGraph(*jointForward, in);
     if (!replayed.ok()) throw frontend::FrontendError(replayed.error());
     TrainingStep step;
     autograd::TensorList roots, grads;
@@ -165,9 +195,11 @@ Result<TrainingStep> runReplayedStep(const Graph& joint, const PartitionInfo& in
     }
     autograd::TensorList g;
     if (!roots.empty() && !leaves.empty()) g = autograd::grad(roots, leaves, grads, {.allowUnused = true});
+    // One gradient per backward output, as the partitioned step returns them: a PyTorch export's
+    // get_attr constants are forward inputs after the primals and get none.
     size_t next = 0;
-    for (size_t i = 0; i < primals.size(); ++i) {
-      const bool wants = i < info.gradInputs.size() && !info.gradInputs[i].empty();
+    for (size_t i = 0; i < std::min(primals.size(), info.gradInputs.size()); ++i) {
+      const bool wants = !info.gradInputs[i].empty();
       const frontend::Tensor gi = wants && next < g.size() ? g[next++] : frontend::Tensor{};
       step.grads.push_back(gi.defined() ? Value(gi.real()) : Value(None{}));
     }

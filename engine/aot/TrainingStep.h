@@ -22,6 +22,11 @@ struct TrainingStep {
   ValueList saved;          // partitioned runs: what the forward saved for the backward
 };
 
+// The backward graph's inputs: the saved values (in the forward's order, as the partition lists
+// them) then the tangents. Each saved value goes to the backward placeholder of its name, so a
+// backward that takes them in another order works too (torch 2.x takes saved SymInts first).
+ValueList backwardInputs(const Graph& backward, const PartitionInfo& info, const ValueList& saved, const ValueList& tangents);
+
 // `primals` are written into when the forward mutates an input (as the runtime wrapper does).
 Result<TrainingStep> runPartitioned(const Graph& forward, const Graph& backward, const PartitionInfo& info,
                                     const ValueList& primals, const ValueList& tangents);
@@ -39,9 +44,10 @@ namespace fathom::aot {
 
 // The eager autograd reference for a partitioned dump: the joint graph's forward part replayed
 // through the frontend (GraphReplay.h) on `primals` - those named in info.gradInputs as leaves
-// that require grad - then the engine's grad() with `tangents`.
-Result<TrainingStep> runReplayedStep(const Graph& joint, const PartitionInfo& info, const ValueList& primals,
-                                     const ValueList& tangents);
+// that require grad - then the engine's grad() with `tangents`. `primals` are in the forward
+// graph's placeholder order (splitJointInputs), bound to the joint's placeholders of those names.
+Result<TrainingStep> runReplayedStep(const Graph& joint, const Graph& forward, const PartitionInfo& info,
+                                     const ValueList& primals, const ValueList& tangents);
 
 // One compared value: the largest |difference| against the largest |reference| element.
 struct StepDiff {

@@ -237,6 +237,15 @@ void registerNnDerivatives() {
   });
   registerPaddingDerivatives();
   registerUpsampleDerivatives();
+  // torch 2.x's CPU flash attention: the backward op takes the forward's output and logsumexp;
+  // logsumexp itself is not differentiable (derivatives.yaml's output_differentiability).
+  registerDerivative("aten._scaled_dot_product_flash_attention_for_cpu.default", [](GradContext& c) {
+    if (!c.grad(0).defined() || !(c.needs(0) || c.needs(1) || c.needs(2))) return;
+    auto g = callOp("aten._scaled_dot_product_flash_attention_for_cpu_backward.default",
+                    {c.grad(0), c.tensor(0), c.tensor(1), c.tensor(2), c.output(0), c.output(1), c.arg(3), c.arg(4)},
+                    {{"attn_mask", c.arg(5)}, {"scale", c.arg(6)}});
+    setFused(c, g, {0, 1, 2});
+  });
 }
 
 }  // namespace fathom::autograd

@@ -171,6 +171,11 @@ void registerReductionDerivatives() {
     if (c.needs(0))
       c.set(0, callOp1("aten._softmax_backward_data.default", {c.grad(), c.output(), c.integer(1), c.tensor(0).dtype()}));
   });
+  // _safe_softmax: softmax's gradient, in self's dtype (its masked rows are 0 and stay 0).
+  registerDerivative("aten._safe_softmax.default", [](GradContext& c) {
+    if (c.needs(0))
+      c.set(0, callOp1("aten._softmax_backward_data.default", {c.grad(), c.output(), c.integer(1), c.tensor(0).dtype()}));
+  });
   registerDerivative("aten._log_softmax.default", [](GradContext& c) {
     if (c.needs(0))
       c.set(0, callOp1("aten._log_softmax_backward_data.default",

@@ -1,11 +1,7 @@
 // Views, reshapes, joins and copies: the gradient is the inverse view, zeros with the gradient
 // written into the viewed region (slice_backward / select_backward / diagonal_backward), the
-// repeats summed back (repeat), or src's share of it (copy).
-//
-// Left out: as_strided. Its gradient (as_strided_backward) scatters into the input's whole
-// storage geometry, dividing by how often overlapping inputs alias an element; over symbolic
-// strides that is more than a formula here should do. Backward
-// through it fails with "the derivative for 'aten.as_strided.default' is not implemented".
+// repeats summed back (repeat), or src's share of it (copy). as_strided's has its own file,
+// AsStridedDerivative.cpp.
 #include <algorithm>
 #include <limits>
 

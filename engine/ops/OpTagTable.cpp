@@ -206,6 +206,7 @@ constexpr OpTagRow kRows[] = {
     {"aten._softmax_backward_data.default", tags(Comp), true},
     {"aten._log_softmax.default", tags(Comp), true},
     {"aten._log_softmax_backward_data.default", tags(Comp), true},
+    {"aten._safe_softmax.default", tags(Comp), true},
     {"aten.native_layer_norm.default", tags(Comp), true},
     {"aten.native_layer_norm_backward.default", tags(Comp), true},
     {"aten.native_group_norm.default", tags(Comp), true},  // Core ATen (item 24): GroupNormOps.cpp
@@ -239,6 +240,9 @@ constexpr OpTagRow kRows[] = {
     // Core ATen 1-d pooling (item 24): Pooling1dOps.cpp
     {"aten.avg_pool1d.default", tags(Comp), true},
     {"aten.adaptive_avg_pool1d.default", tags(Comp), true},
+    // torch 2.x's CPU flash attention: AttentionOps.cpp
+    {"aten._scaled_dot_product_flash_attention_for_cpu.default", tags(Comp), true},
+    {"aten._scaled_dot_product_flash_attention_for_cpu_backward.default", tags(Comp), true},
     // Core ATen upsampling (item 24): UpsampleOps.cpp
     {"aten.upsample_nearest2d.default", tags(Comp), true},
     {"aten.upsample_nearest2d_backward.default", tags(Comp), true},

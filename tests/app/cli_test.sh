@@ -155,6 +155,12 @@ jq '.graphs.forward.nodes |= map(if .name == "relu" then del(.meta.val) else . e
 ok check "$T/nometa.json" --json && expect_jq '.skipped | any(test("relu"))' "$T/out" "check: a node without meta is reported as skipped"
 ok run tests/data/mlp-aot.fathom.json --backend aot_eager --check --json &&
   expect_jq '.match and .check.graphs == 3 and .check.mismatches == []' "$T/out" "run --backend aot_eager --check: the step under the checker"
+# A backward that takes its saved values in another order than the forward returns them (torch
+# 2.x takes saved SymInts first) gets each by name.
+jq '(.partition.saved | map(.name)) as $s | .graphs.backward.nodes |= ((map(select(.name as $x | $s | index($x))) | reverse) + map(select(.name as $x | ($s | index($x)) == null)))' \
+  tests/data/mlp-aot.fathom.json >"$T/reordered.json"
+ok run "$T/reordered.json" --backend aot_eager --check --json &&
+  expect_jq '.match and .check.mismatches == []' "$T/out" "run --backend aot_eager: saved values bound to the backward by name"
 usage_error "these sizes do not satisfy the dump's guards: s0 >= 2 fails with s0 = 1" check tests/data/mlp-aot.fathom.json --sizes s0=1
 usage_error "--sizes: 'eight' is not SYMBOL=SIZE" check tests/data/mlp-aot.fathom.json --sizes eight
 usage_error "--sizes needs a symbolic dump" check samples/mlp.fathom.json --sizes s0=2
@@ -181,6 +187,20 @@ checks=$((checks + 1)); "$FATHOM" check "$TL" --json >"$T/out" 2>"$T/err"; rc=$?
 [ "$rc" -eq 1 ] || fail "check $TL: exit $rc, expected 1 (PyTorch 1.13's fake strides are wrong there)"
 expect_jq '[.mismatches[] | select(.origin) | .field] == ["strides", "strides"]' "$T/out" "check $TL: the two fake-tensor strides are origins"
 ok run "$TL" && grep -q "all 2 recorded outputs match PyTorch's" "$T/out" || fail "run $TL: Fathom's kernels match PyTorch's real ones"
+# torch 2.11's CPU flash attention (and _safe_softmax, its math path): Fathom's ops reproduce every
+# recorded output and gradient, and check finds PyTorch's own lie - its fake logsumexp is float32
+# for float64 inputs, the real one float64 (the backward's recorded input says so, and is let in).
+TS=tests/data/torch2-sdpa.fathom.json
+for g in forward backward; do
+  ok run "$TS" --graph "$g" --json &&
+    expect_jq '.recorded.compared > 20 and .recorded.mismatches == 0 and ([.recorded.outputs[] | .strides_match] | all)' "$T/out" \
+      "run $TS --graph $g: torch 2.x's flash attention reproduced"
+done
+ok run "$TS" --backend aot_eager --json && expect_jq '.match' "$T/out" "run $TS --backend aot_eager: the step matches eager autograd"
+checks=$((checks + 1)); "$FATHOM" check "$TS" --all --json >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] || fail "check $TS: exit $rc, expected 1 (torch 2.11's fake logsumexp dtype is wrong for float64)"
+expect_jq '[.mismatches[] | select(.origin) | [.node, .field, .expected, .actual]] | unique == [["_scaled_dot_product_flash_attention_for_cpu_6", "[1] dtype", "float32", "float64"], ["getitem_13", "dtype", "float32", "float64"]]' \
+  "$T/out" "check $TS: the float64 logsumexp's dtype is the only lie"
 # A copy without its side file: refused at load, naming the missing file.
 cp "$TM" "$T/alone.fathom.json"
 usage_error "side file '$T/torch-mlp-aot.fathom.bin' does not exist" info "$T/alone.fathom.json"

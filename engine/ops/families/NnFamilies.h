@@ -12,4 +12,5 @@ void registerDropoutOps(OpRegistry& registry);       // DropoutOps.cpp
 void registerPaddingOps(OpRegistry& registry);       // PaddingOps.cpp
 void registerUpsampleOps(OpRegistry& registry);      // UpsampleOps.cpp
 void registerPooling1dOps(OpRegistry& registry);     // Pooling1dOps.cpp
+void registerAttentionOps(OpRegistry& registry);     // AttentionOps.cpp (torch 2.x's CPU flash attention)
 }  // namespace fathom

@@ -1,4 +1,4 @@
-// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, upsampling, each registered
+// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, upsampling, attention, each registered
 // from its own file (see NnFamilies.h).
 #include "engine/ops/families/NnFamilies.h"
 #include "engine/ops/OpFamilies.h"
@@ -15,6 +15,7 @@ void registerNnOps(OpRegistry& registry) {
   registerPaddingOps(registry);
   registerUpsampleOps(registry);
   registerPooling1dOps(registry);
+  registerAttentionOps(registry);
 }
 
 }  // namespace fathom

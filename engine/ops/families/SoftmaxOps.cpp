@@ -1,5 +1,5 @@
 // _softmax, _log_softmax and their backward (_softmax_backward_data,
-// _log_softmax_backward_data).
+// _log_softmax_backward_data), and torch 2.x's _safe_softmax.
 //
 // Layout (1.13's structured metas): a fresh contiguous tensor of the input's (or grad's) shape,
 // whatever the input's strides. Dtype: the input's; half_to_float would give float32 but has no
@@ -14,6 +14,8 @@
 // outputs with gaps or overlaps 1.13 reads memory outside the view; there we use the values.
 // (log_softmax's backward passes the copy and has no such quirk.) Real graphs always pass the
 // contiguous result of _softmax, where both readings agree.
+#include <limits>
+
 #include "engine/core/Error.h"
 #include "engine/ops/layout/Broadcast.h"
 #include "engine/ops/cpu/Copy.h"
@@ -108,9 +110,47 @@ Tensor softmaxBackwardKernel(const ValueList& args, bool log) {
   return gradInput;
 }
 
+// torch 2.x's _safe_softmax(self, dim, dtype=None), which its attention decomposition uses:
+// softmax(self.to(dtype)), with 0 for every row that is all -inf (where softmax gives NaN).
+// The result is where(masked_rows, 0, out): contiguous like out.
+TensorMeta safeSoftmaxLayout(const ValueList& margs) {
+  const TensorMeta& self = metaArg(margs, 0);
+  (void)wrapDim(intArg(margs, 1), self.dim());
+  TensorMeta out;
+  out.dtype = optionalDTypeArg(margs, 2).value_or(self.dtype);
+  out.device = self.device;
+  out.sizes = self.sizes;
+  out.strides = contiguousStrides(self.sizes);
+  return out;
+}
+
+Tensor safeSoftmaxKernel(const ValueList& args) {
+  const Tensor& self = tensorArg(args, 0);
+  Tensor out = allocateTensor(safeSoftmaxLayout(metaArgs(args)));
+  if (self.numel() == 0) return out;
+  Tensor in = allocateTensor(safeSoftmaxLayout(metaArgs(args)));
+  copyInto(in, self);  // contiguous, in the result's dtype
+  const int64_t dim = wrapDim(intArg(args, 1), self.dim());
+  FATHOM_CHECK(hasSoftmaxKernel(in.dtype()), "\"softmax_kernel_impl\" not implemented for '", scalarTypeName(in.dtype()), "'");
+  const SoftmaxShape shape = softmaxShape(self.sizes(), dim);
+  softmaxForward(in, out, shape, false);
+  for (int64_t o = 0; o < shape.outer; ++o)
+    for (int64_t i = 0; i < shape.inner; ++i) {
+      bool allMasked = true;
+      for (int64_t k = 0; k < shape.size && allMasked; ++k)
+        allMasked = in.atLinear((o * shape.size + k) * shape.inner + i) == -std::numeric_limits<double>::infinity();
+      for (int64_t k = 0; allMasked && k < shape.size; ++k) out.setLinear((o * shape.size + k) * shape.inner + i, 0.0);
+    }
+  return out;
+}
+
 }  // namespace
 
 void registerSoftmaxOps(OpRegistry& registry) {
+  (void)registry.add(
+      "aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+      [](const ValueList& args) { return ValueList{safeSoftmaxLayout(args)}; },
+      [](const ValueList& args) { return ValueList{safeSoftmaxKernel(args)}; });
   for (bool log : {false, true}) {
     const std::string name = log ? "_log_softmax" : "_softmax";
     (void)registry.add(

@@ -44,7 +44,8 @@ std::optional<double> optionalDouble(const Value& v) {
 // The default overload's arguments: output_size at `sizePos`, then from `optionsPos`
 // [align_corners,] scales_h, scales_w (the backward op has input_size between them).
 Upsample defaultArgs(const ValueList& a, bool bilinear, size_t sizePos, size_t optionsPos) {
-  Upsample u{bilinear};
+  Upsample u;
+  u.bilinear = bilinear;
   u.outputSize = toSymIntList(a.at(sizePos));
   const size_t s = optionsPos + (bilinear ? 1 : 0);
   if (bilinear) u.alignCorners = boolArg(a, optionsPos);
@@ -55,7 +56,8 @@ Upsample defaultArgs(const ValueList& a, bool bilinear, size_t sizePos, size_t o
 
 // The .vec overload's: output_size?, [align_corners,] scale_factors? (compute_output_size).
 Upsample vecArgs(const ValueList& a, bool bilinear, size_t first, const SymIntList& inputSize) {
-  Upsample u{bilinear};
+  Upsample u;
+  u.bilinear = bilinear;
   if (bilinear) u.alignCorners = boolArg(a, first + 1);
   const Value& scales = a.at(first + (bilinear ? 2 : 1));
   const bool hasSize = !a.at(first).isNone(), hasScales = !scales.isNone();

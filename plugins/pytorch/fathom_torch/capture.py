@@ -3,11 +3,13 @@
 Each entry point traces, runs the model once on the real example inputs so the dump carries
 PyTorch's own inputs and results for every graph, and writes one dump.
 """
+import inspect
 import warnings
 
 import torch
 from torch import nn
 
+from . import guard_stacks
 from .graph import flatten
 from .partition import PartitionUnavailable, derive, num_user_outputs
 from .tensors import record
@@ -46,17 +48,19 @@ def capture_make_fx(fn, example_inputs, path, tracing_mode="real", *, outputs=Tr
         def fn(*flat):
             return call(module, dict(zip(names, flat[:n])), tuple(flat[n:]))
 
-        with torch.no_grad():
+        with torch.no_grad(), guard_stacks.recording():
             gm = make_fx(fn, tracing_mode=tracing_mode)(*[t for _, t in state], *inputs)
         placeholders = [node.name for node in gm.graph.nodes if node.op == "placeholder"]
         param_names = dict(zip(placeholders[:n], names))
         inputs = tuple(t for _, t in state) + inputs
     else:
-        gm = make_fx(fn, tracing_mode=tracing_mode)(*inputs)
+        with guard_stacks.recording():
+            gm = make_fx(fn, tracing_mode=tracing_mode)(*inputs)
     prod = {"mode": tracing_mode}
     prod.update(producer or {})
     return export_graph_module(gm, path, inputs, graph_name=graph_name, outputs=outputs,
-                               inline_limit=inline_limit, producer=prod, param_names=param_names)
+                               inline_limit=inline_limit, producer=prod, param_names=param_names,
+                               real_offsets=tracing_mode == "real")
 
 
 # ---- AOT autograd ---------------------------------------------------------------------------
@@ -227,6 +231,39 @@ def _version(t):
         return 0
 
 
+def _aot_tied_module(module, aot_function, **kwargs):
+    """aot_module for a module with tied parameters (GPT-2's lm_head and token embedding): each
+    name is its own primal, as torch 1.13's aot_module makes it. torch 2.x's aot_module passes a
+    traced value per name to functional_call, which refuses different values for tied names
+    ("got multiple values for keys ... which are tied"); tie_weights=False takes them as given."""
+    call = _functional_call()
+    untie = {"tie_weights": False} if "tie_weights" in inspect.signature(call).parameters else {}
+
+    def functional(params, buffers, *args):
+        return call(module, {**params, **buffers}, args, **untie)
+
+    params, buffers = _named_with_duplicates(module, "_parameters"), _named_with_duplicates(module, "_buffers")
+    if "num_params_buffers" in inspect.signature(aot_function).parameters:  # torch 2.x, as its aot_module
+        kwargs = dict(kwargs, num_params_buffers=len(params) + len(buffers))
+    compiled = aot_function(functional, **kwargs)
+    return lambda *args: compiled(params, buffers, *args)
+
+
+def _named_with_duplicates(module, kind):
+    """{name: tensor} of every parameter (kind "_parameters") or buffer ("_buffers") under every
+    name it has: named_parameters(remove_duplicate=False), which torch 1.13 does not have."""
+    out = {}
+    for prefix, mod in module.named_modules(remove_duplicate=False):
+        for name, t in getattr(mod, kind).items():
+            if t is not None:
+                out[f"{prefix}.{name}" if prefix else name] = t
+    return out
+
+
+def _has_tied_parameters(module):
+    return len(_named_with_duplicates(module, "_parameters")) > len(list(module.named_parameters()))
+
+
 def _tangents(tensors, kind, seed):
     if kind == "ones":
         return [torch.ones_like(t) for t in tensors]
@@ -251,7 +288,9 @@ def capture_aot(fn_or_module, example_inputs, path, *, joint=True, tangents="one
     if decompositions is not None:
         kwargs["decompositions"] = decompositions
     inputs = _as_tuple(example_inputs)
-    if isinstance(fn_or_module, nn.Module):
+    if isinstance(fn_or_module, nn.Module) and _has_tied_parameters(fn_or_module):
+        compiled = _aot_tied_module(fn_or_module, aot_function, **kwargs)
+    elif isinstance(fn_or_module, nn.Module):
         compiled = aot_module(fn_or_module, **kwargs)
     else:
         compiled = aot_function(fn_or_module, **kwargs)

@@ -83,6 +83,15 @@ def _with_real_offsets(traced, real):
     return traced
 
 
+def _without_offsets(val):
+    """A tensor val (or a list of them) without its storage offset."""
+    if isinstance(val, dict):
+        return {k: v for k, v in val.items() if k != "offset"}
+    if isinstance(val, list):
+        return [_without_offsets(v) for v in val]
+    return val
+
+
 def _module_path(node):
     stack = node.meta.get("nn_module_stack")  # torch 2.x only
     if not stack:
@@ -104,6 +113,7 @@ class GraphExport:
         # Node name -> (target, val) measured on a real run; used only where the trace left no
         # fake value, and never in a symbolic graph (a concrete layout would be wrong there).
         self.real_vals = {}
+        self.real_offsets = False  # a trace on real tensors: storage offsets from the real run
         self.symbolic = False
         self.vals = {}  # node name -> the val written for it (filled by lines())
         self.placeholders, self.attrs, self.calls, self.output = [], [], [], None
@@ -204,7 +214,9 @@ class GraphExport:
             if v is _OMIT:
                 v = None
         real = self.real_vals.get(n.name) if not self.symbolic else None
-        if real is not None and real[0] == n.target and n.meta.get("val") is None:
+        if real is not None and real[0] == n.target and self.real_offsets:
+            v = _with_real_offsets(_without_offsets(v), real[1])
+        elif real is not None and real[0] == n.target and n.meta.get("val") is None:
             # No fake value: keep what the trace recorded (tensor_meta) and take from the real
             # run only what it lacks - the storage offset, or everything when nothing was recorded.
             v = _with_real_offsets(v, real[1])

@@ -8,12 +8,12 @@ engine/dump/PartitionJson.cpp):
 
 PyTorch's partitioners build exactly these two graphs but say nothing about the split, so it is
 derived from the graphs themselves: the saved values are the backward's placeholders before its
-tangents, which the forward returns last under the same names and in the same order (tensors,
-then SymInts); the forward outputs before them are the joint graph's forward outputs (AOT's
+tangents, which the forward returns last under the same names (tensors, then SymInts; torch 2.x's
+backward takes the SymInts first, and Fathom binds them by name); the forward outputs before them are the joint graph's forward outputs (AOT's
 `num_fwd_outputs`); the leading ones among those are the new values of inputs mutated outside
 the graph (torch 2.x copies them back after the forward; torch 1.13 keeps mutations in the
 graph); each backward output is the gradient of the joint primal at its position. Fathom runs
-the two graphs positionally (`fathom run --backend aot_eager`, `fathom check`), so every count
+the two graphs positionally (saved values by name) (`fathom run --backend aot_eager`, `fathom check`), so every count
 and name is checked, and anything that does not line up raises PartitionUnavailable, naming what.
 """
 import torch
@@ -114,11 +114,9 @@ def derive(forward, backward, joint, *, names, partitioner="default", joint_coun
                                    f"returns only {len(fw_out)} values")
     n_head = len(fw_out) - len(saved)
     tail = [_name(v) for v in fw_out[n_head:]]
-    if tail != saved:
-        if sorted(filter(None, tail)) == sorted(saved):
-            raise PartitionUnavailable("the backward graph takes the saved values in another order than the "
-                                       "forward returns them (torch 2.x puts saved SymInts first), and Fathom "
-                                       "passes them positionally")
+    if sorted(filter(None, tail)) == sorted(saved) and len(set(saved)) == len(saved):
+        saved = tail  # listed in the forward's order; Fathom gives each to the backward input of its name
+    else:
         missing = next((s for s in saved if s not in tail), saved[0] if saved else "?")
         raise PartitionUnavailable(f"the backward's input '{missing}' is not among the forward's last "
                                    f"{len(saved)} outputs")

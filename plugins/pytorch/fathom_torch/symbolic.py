@@ -12,6 +12,7 @@ with integer coefficients; "**" with a positive integer exponent; "(a//b)" for F
 "Mod(a, b)"; "Max(a, b, ...)"/"Min(...)"; relations "Eq(a, b)", "Ne", "Lt", "Le", "Gt", "Ge".
 Everything else raises UnsupportedGraph naming the expression.
 """
+import linecache
 import re
 import warnings
 
@@ -19,6 +20,7 @@ import sympy
 import torch
 
 from .errors import UnsupportedGraph
+from .guard_stacks import recorded_stack
 from .sources import frames_of, short_path, user_frame
 
 _SymInt = getattr(torch, "SymInt", None)          # torch 2.x
@@ -50,10 +52,18 @@ def sym_info(value):
 
 
 def _sloc_frames(sloc):
-    """Frames from a torch 2.x SLoc ("path/file.py:12 in forward" as maybe_user_loc)."""
-    text = getattr(sloc, "maybe_user_loc", None) or getattr(sloc, "framework_loc", None) or ""
-    m = re.match(r"(.+?):(\d+)", str(text))
-    return [(m.group(1), int(m.group(2)), "")] if m else []
+    """Frames from a torch 2.x SLoc: its framework_loc (a FrameSummary, or "path/file.py:12 in f"
+    text) and its maybe_user_loc (text; set only while Dynamo traces), oldest first, so that
+    user_frame prefers the user's location. Text locations get their code line from the file."""
+    frames = []
+    for loc in (getattr(sloc, "framework_loc", None), getattr(sloc, "maybe_user_loc", None)):
+        if getattr(loc, "filename", None) is not None and getattr(loc, "lineno", None) is not None:
+            frames.append((loc.filename, int(loc.lineno), (getattr(loc, "line", "") or "").strip()))
+            continue
+        m = re.match(r"(.+?):(\d+)", str(loc or ""))
+        if m:
+            frames.append((m.group(1), int(m.group(2)), linecache.getline(m.group(1), int(m.group(2))).strip()))
+    return frames
 
 
 class _Unprintable(Exception):
@@ -273,6 +283,8 @@ class SymbolTable:
                 parts = expr.args if type(expr).__name__ == "And" else (expr,)
                 exprs = [(p, True) for p in parts]
             frame = user_frame(frames_of(stack))
+            if frame is None:  # torch 2.x: the location is inside torch; the stack make_fx recorded
+                frame = user_frame(frames_of(recorded_stack(self.env, g)))
             for expr, value in exprs:
                 try:
                     text = self.relation(expr, value)

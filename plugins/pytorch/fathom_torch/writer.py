@@ -68,7 +68,7 @@ class _RecordingInterpreter(torch.fx.Interpreter):
         return result
 
 
-def run_recording(gm, inputs, grad=False):
+def run_recording(gm, inputs, grad=False, every_node=False):
     """(output, flat outputs, {node: (target, val)}) of one real run of `gm` on flat `inputs`;
     `output` is the output node's value with its structure (plain lists, not FX's immutable
     ones, so AOT's runtime can use it as the graph's return value).
@@ -76,9 +76,11 @@ def run_recording(gm, inputs, grad=False):
     The graph runs under an Interpreter, fed placeholder by placeholder (so pytree-codegen
     graphs such as AOT's joint work too), recording the real layout of every node the trace
     left without a fake value: torch 1.13's tensor_meta has no storage offset, and its
-    multi-output ops have no meta at all.
+    multi-output ops have no meta at all. every_node: record every node (a trace on real
+    tensors, whose storage offsets come from this run: DumpWriter.add_graph's real_offsets).
     """
-    want = {n.name for n in gm.graph.nodes if n.op in ("placeholder", "call_function") and needs_real_val(n)}
+    want = {n.name for n in gm.graph.nodes
+            if n.op in ("placeholder", "call_function") and (every_node or needs_real_val(n))}
     interp = _RecordingInterpreter(gm, want)
     with torch.set_grad_enabled(grad):
         out = interp.run(*inputs, enable_io_processing=False)
@@ -135,7 +137,7 @@ class DumpWriter:
         return [g.export.name for g in self._graphs]
 
     def add_graph(self, name, gm, inputs=None, outputs=None, *, stage=None, attr_names=None, param_names=None,
-                  snapshot=True, real_vals=None, measure=False):
+                  snapshot=True, real_vals=None, measure=False, real_offsets=False):
         """Add `gm` as graph `name`.
 
         inputs: real tensors (or TensorRecords), one per placeholder of `gm` in order; the
@@ -150,10 +152,13 @@ class DumpWriter:
         real_vals: {node name: (target, val)} from a real run (run_recording), for nodes whose
           trace left no fake value; outputs=True gathers them itself.
         measure: run `gm` on the inputs for real_vals even when no outputs are recorded.
+        real_offsets: the trace ran on real tensors, so its storage offsets are taken from the real
+          run (torch 2.x's real-mode make_fx snapshots each value with empty_strided, offset 0).
         """
         if name in self.graph_names:
             raise ValueError(f"graph '{name}' was already added")
         ge = GraphExport(gm, name, name if stage is None else stage, attr_names, param_names)
+        ge.real_offsets = real_offsets
         if real_vals:
             ge.real_vals.update(real_vals)
         recs = None
@@ -166,7 +171,7 @@ class DumpWriter:
         outs = None
         values = None
         if recs is not None and (outputs is True or (measure and not outputs)):
-            _, values, vals = run_recording(gm, inputs)
+            _, values, vals = run_recording(gm, inputs, every_node=real_offsets)
             ge.real_vals.update(vals)
         if recs is not None and outputs is not None and outputs is not False:
             if outputs is not True:
@@ -339,18 +344,21 @@ def _shape_env_text(se):
 
 
 def export_graph_module(gm, path, example_inputs=None, *, graph_name="forward", outputs=True,
-                        inline_limit=64, producer=None, stage=None, attr_names=None, param_names=None):
+                        inline_limit=64, producer=None, stage=None, attr_names=None, param_names=None,
+                        real_offsets=False):
     """Write `gm` (an FX GraphModule with meta["val"] or meta["tensor_meta"], e.g. from make_fx or
     ShapeProp) as a dump at `path`. With real `example_inputs` the dump carries them, and with
     outputs=True also PyTorch's results of gm(*example_inputs). Returns the path (ExportResult).
     attr_names / param_names name the module parameters behind get_attr targets / placeholders.
+    real_offsets: as DumpWriter.add_graph's (a trace on real tensors).
     """
     prod = {"mode": "graph_module"}
     prod.update(producer or {})
     writer = DumpWriter(producer=prod, inline_limit=inline_limit, guard_stage="trace")
     inputs = None if example_inputs is None else _as_tuple(example_inputs)
     writer.add_graph(graph_name, gm, inputs, outputs=True if outputs and inputs is not None else None,
-                     stage=stage, attr_names=attr_names, param_names=param_names, measure=True)
+                     stage=stage, attr_names=attr_names, param_names=param_names, measure=True,
+                     real_offsets=real_offsets)
     return writer.save(path)
 
 

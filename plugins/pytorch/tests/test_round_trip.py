@@ -157,6 +157,29 @@ class RoundTripTest(unittest.TestCase):
                 self.assertEqual(kinds, ["output"] + ["grad"] * len(fw_in))
                 self.assertEqual([c.get("input", "") for c in report["compared"][1:]], p["grad_inputs"])
 
+    def test_training_step_with_constants_and_as_strided(self):
+        # get_attr constants follow the tangents in the joint's inputs (they are forward inputs, with
+        # no gradient), and the joint replay differentiates as_strided (Swin and ConvNeXt have both).
+        class Shifted(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(4, 6)
+
+            def forward(self, x):
+                y = self.lin(x) * torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+                return torch.as_strided(y, (2, 3, 2), (6, 1, 3), 1).tanh()
+
+        torch.manual_seed(0)
+        path = fathom_torch.capture_aot(Shifted(), (torch.randn(3, 4),), os.path.join(self.tmp.name, "const.fathom.json"))
+        doc = dumputil.load(path)
+        fw_in = [n["name"] for n in doc["graphs"]["forward"]["nodes"] if n["kind"] == "placeholder"]
+        self.assertTrue(any(name.startswith("_tensor_constant") for name in fw_in), fw_in)
+        self.assertTrue(any(n.get("op") == "aten.as_strided.default" for n in doc["graphs"]["joint"]["nodes"]))
+        report = fathom_json("run", path, "--backend", "aot_eager")
+        self.assertTrue(report["match"], report)
+        self.assertEqual([c.get("input", "") for c in report["compared"] if c["kind"] == "grad"], doc["partition"]["grad_inputs"])
+        self.assertEqual(fathom_json("check", path)["mismatches"], [])
+
     def test_training_step_checks_clean(self):
         for name, path in self.dumps.items():
             with self.subTest(model=name):
@@ -189,6 +212,10 @@ def _symbolic(x, w):
     if y.shape[0] > 2:
         y = y * 2
     return y.reshape(y.shape[0] * y.shape[1]), y.sum(1)
+
+
+def _sliced(x):
+    return x.transpose(0, 1).unsqueeze(0) + 1, x * 2, x.reshape(-1).sum()
 
 
 @unittest.skipUnless(FATHOM and os.path.exists(FATHOM), "set FATHOM_BIN to the fathom binary to run")
@@ -228,6 +255,24 @@ class SymbolicAndOpaqueTest(unittest.TestCase):
             self.assertEqual(sorted(made_by[name] for name in origins), ["aten.native_layer_norm.default", "aten.where.self"])
             self.assertTrue(all(m["field"] == "strides" for m in origins.values()), origins)
             self.assert_all_ok(fathom_json("run", path))  # Fathom's kernels do what PyTorch's real ones do
+
+    def test_sliced_input_symbolic_export(self):
+        # The input is a slice: torch 1.13 gives its placeholder symbolic strides and offset, and its
+        # symbolic transpose drops the offset. Symbols seen only in strides and the offset must bind
+        # from the real input, and the origin must be the transpose, not the placeholder.
+        x = torch.randn(6, 5, 8)[1:, 1:, ::2]
+        with tempfile.TemporaryDirectory() as d:
+            path = fathom_torch.capture_make_fx(_sliced, (x,), os.path.join(d, "slice.fathom.json"), "symbolic")
+            placeholder = dumputil.nodes(dumputil.load(path))["x_1"]["meta"]["val"]
+            self.assertIsInstance(placeholder["offset"], str)  # a symbol
+            report = fathom_json("check", path, expect=1)
+            origins = [(m["node"], m["field"], m["expected"], m["actual"]) for m in report["mismatches"] if m["origin"]]
+            self.assertEqual(origins, [("transpose", "storage_offset", "0", "48")])
+            inherited = [m["node"] for m in report["mismatches"] if not m["origin"]]
+            self.assertEqual(inherited, ["unsqueeze"])
+            text = fathom("check", path, expect=1).stdout
+            self.assertNotIn("?", text)
+            self.assert_all_ok(fathom_json("run", path))
 
     def test_custom_op_is_named_and_can_run_opaque(self):
         lib = torch.library.Library("fathomtest", "DEF")

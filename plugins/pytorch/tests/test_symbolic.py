@@ -16,6 +16,7 @@ from torch.fx.experimental.proxy_tensor import make_fx
 
 import fathom_torch
 from fathom_torch.symbolic import SymbolTable
+from fathom_torch.sources import short_path
 
 try:
     from torch.utils._sympy.functions import FloorDiv  # torch 2.x
@@ -159,6 +160,32 @@ class ShapeEnvSectionTest(unittest.TestCase):
         self.assertEqual(first["reason"], "if x.shape[0] > 2:")
         self.assertEqual(first["stage"], "compile")
 
+    def test_sloc_guards_and_recorded_stacks(self):
+        # Later torch 2.x: ShapeGuard(expr, sloc, size_oblivious), sloc.framework_loc a FrameSummary.
+        # Inside torch it names no user line; the stack guard_stacks recorded at the append does.
+        import traceback
+        from fathom_torch.guard_stacks import _GuardList
+        a, _ = _symbols()
+        torch_file = os.path.join(os.path.dirname(torch.__file__), "_refs", "__init__.py")
+        SLoc = type("SLoc", (), {})
+        inside, user = SLoc(), SLoc()
+        inside.framework_loc, inside.maybe_user_loc = traceback.FrameSummary(torch_file, 99, "f", line="x"), None
+        user.framework_loc, user.maybe_user_loc = "/home/u/model.py:12 in forward", None
+        env = type("Env", (), {})()
+        env.var_to_val, env.replacements = {a: sympy.Integer(8)}, {}
+        env.guards = _GuardList()
+        g_inside = type("ShapeGuard", (), {"expr": sympy.Eq(sympy.Mod(a, 2), 0), "sloc": inside})()
+        g_user = type("ShapeGuard", (), {"expr": a > 2, "sloc": user})()
+        env.guards.append(g_inside)  # RECORDED-HERE
+        env.guards.append(g_user)
+        t = SymbolTable()
+        t.adopt(env)
+        guards = {g["expr"]: g for g in t.section()["guards"]}
+        with open(__file__) as f:
+            here = next(i for i, line in enumerate(f, 1) if "# RECORDED-" + "HERE" in line)
+        self.assertEqual(guards["Eq(Mod(s0, 2), 0)"]["source"], f"{short_path(__file__)}:{here}")
+        self.assertEqual(guards["Gt(s0, 2)"]["source"], "/home/u/model.py:12")
+
     def test_torch113_style_guards(self):
         a, b = _symbols()
         env = type("Env", (), {})()
@@ -240,7 +267,8 @@ class SymbolicTraceTest(unittest.TestCase):
         self.assertEqual(by_name["s1"]["sources"], ["x_1.size(1)", "y_1.size(1)"])  # duck sizing
         self.assertEqual(by_name["s2"]["hint"], 5)
         self.assertEqual(by_name["s2"]["sources"], ["y_1.size(0)"])
-        self.assertEqual(by_name["s0"]["range"], [2, None])
+        # torch 1.13 keeps no ranges (symbols are >= 2); torch 2.x narrows s0's by the guard s0 > 2.
+        self.assertEqual(by_name["s0"]["range"], [2, None] if torch.__version__ < "2" else [3, None])
         self.assertEqual(self.doc["shape_env"]["options"], {"duck_sizing": True, "specialize_zero_one": True})
 
     def test_guards(self):

@@ -2,17 +2,24 @@
 for checking with a Fathom built elsewhere: the dumps come back and `fathom info|run|check` runs
 on them here.
 
-    torch2_export.py OUT_DIR [--models a,b,...]
+    torch2_export.py OUT_DIR [--zoo]
 
-Writes OUT_DIR/NAME.fathom.json (+ .bin) for: small torchvision models through capture_aot (as
-zoo.py builds them), HuggingFace BERT and GPT-2 built from small configs (no downloads) through
-capture_aot and through torch.compile with fathom_torch.backend, and OUT_DIR/summary.json (torch,
-torchvision and transformers versions; per export its time, or the error in one line). Exit 0
-when every export worked, 1 otherwise.
+Writes OUT_DIR/NAME.fathom.json (+ .bin) for:
+- small torchvision models through capture_aot, as zoo.py builds them but with 10 classes, so
+  the dumps (weights, recorded activations and gradients) are small enough to carry back;
+- one of them, shufflenet_v2_x0_5, through torch.compile with fathom_torch.backend;
+- HuggingFace BERT and GPT-2 built from small configs (no downloads) through capture_aot and
+  through torch.compile.
+--zoo also exports every zoo.py model (1000 classes, as zoo.py) into a scratch folder, keeping
+only whether and how fast each export worked. OUT_DIR/summary.json holds the torch, torchvision
+and transformers versions and, per export, its time or its error in one line. Exit 0 when every
+export worked, 1 otherwise.
 """
 import json
 import os
+import shutil
 import sys
+import tempfile
 import time
 import traceback
 
@@ -20,7 +27,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
-VISION = ["mobilenet_v3_small", "squeezenet1_0", "shufflenet_v2_x0_5", "efficientnet_b0", "swin_t"]
+VISION = ["squeezenet1_0", "shufflenet_v2_x0_5", "mnasnet0_5"]
+COMPILED_VISION = "shufflenet_v2_x0_5"
+SMALL_HEAD = {"num_classes": 10}
 
 
 def hf_models():
@@ -49,7 +58,7 @@ def hf_models():
             "gpt2": (Logits(transformers.GPT2LMHeadModel(gpt2_config).train(), "logits"), ids)}
 
 
-def export(name, fn, out, results):
+def export(name, fn, results):
     start = time.monotonic()
     try:
         fn()
@@ -60,11 +69,24 @@ def export(name, fn, out, results):
     print(name, results[name], flush=True)
 
 
+def compiled_export(module, inputs, path):
+    """torch.compile(module, backend=fathom_torch.backend(path)), one forward and backward."""
+    import torch
+
+    import fathom_torch
+    torch._dynamo.reset()
+    f = torch.compile(module, backend=fathom_torch.backend(path))
+    f(*inputs).sum().backward()
+    if not os.path.exists(path):
+        raise RuntimeError("the backend wrote no dump")
+
+
 def main(argv):
-    if len(argv) < 2:
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    if len(args) != 1 or any(a not in ("--zoo",) for a in argv[1:] if a.startswith("--")):
         print(__doc__, file=sys.stderr)
         return 2
-    out = argv[1]
+    out = args[0]
     os.makedirs(out, exist_ok=True)
     import torch
 
@@ -80,9 +102,14 @@ def main(argv):
     results = {}
     for name in VISION:
         def vision(name=name):
-            model, x = zoo.build(name)
+            model, x = zoo.build(name, **SMALL_HEAD)
             fathom_torch.capture_aot(model, (x,), os.path.join(out, f"{name}.fathom.json"))
-        export(name, vision, out, results)
+        export(name, vision, results)
+
+    def vision_compiled():
+        model, x = zoo.build(COMPILED_VISION, **SMALL_HEAD)
+        compiled_export(model, (x,), os.path.join(out, f"{COMPILED_VISION}_compile.fathom.json"))
+    export(f"{COMPILED_VISION}_compile", vision_compiled, results)
     try:
         models = hf_models()
     except ImportError as e:
@@ -90,16 +117,19 @@ def main(argv):
         results["huggingface"] = {"ok": False, "error": f"ImportError: {e}"}
     for name, (module, ids) in models.items():
         export(f"{name}_aot", lambda: fathom_torch.capture_aot(module, (ids,), os.path.join(out, f"{name}_aot.fathom.json")),
-               out, results)
-
-        def compiled(module=module, name=name, ids=ids):
-            path = os.path.join(out, f"{name}_compile.fathom.json")
-            torch._dynamo.reset()
-            f = torch.compile(module, backend=fathom_torch.backend(path))
-            f(ids).sum().backward()
-            if not os.path.exists(path):
-                raise RuntimeError("the backend wrote no dump")
-        export(f"{name}_compile", compiled, out, results)
+               results)
+        export(f"{name}_compile", lambda: compiled_export(module, (ids,), os.path.join(out, f"{name}_compile.fathom.json")),
+               results)
+    if "--zoo" in argv:
+        scratch = tempfile.mkdtemp(prefix="fathom-zoo2-")
+        try:
+            for name in zoo.MODELS:
+                def whole(name=name):
+                    model, x = zoo.build(name)
+                    fathom_torch.capture_aot(model, (x,), os.path.join(scratch, f"{name}.fathom.json"))
+                export(f"zoo/{name}", whole, results)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump({"versions": versions, "exports": results}, f, indent=1)
     print(json.dumps(versions))

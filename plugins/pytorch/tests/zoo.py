@@ -7,17 +7,22 @@ small input) is exported by fathom_torch in AOT mode, then the fathom CLI runs o
   run --graph forward      Fathom's forward against PyTorch's recorded outputs
   run --graph backward     the same for the backward graph
   check --all              the debug interpreter: recorded meta against real results
+  run --backend aot_eager  the training step through the dump's partition section (Fathom's
+                           forward + backward against its own eager autograd on the joint)
 
     zoo.py FATHOM_BINARY [--models a,b,...] [--quick] [--keep DIR] [--json]
+    zoo.py FATHOM_BINARY --dumps DIR [--json]     the stages on dumps exported elsewhere
 
 --quick takes the small set ctest runs (pytorch_zoo_quick). The table has one row per model: the
-export's time and node counts, then each stage's verdict (ok, or what failed, in a few words).
+export's time, Fathom's time over all stages, node counts, then each stage's verdict (ok, or what
+failed, in a few words).
 Exit 0 when every stage of every model passed, 1 when one did not, 2 on bad usage, 77 without
 torch or torchvision (ctest's skip code here).
 """
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -58,16 +63,18 @@ MODELS = {
     "wide_resnet50_2": (64, {}),
 }
 QUICK = ["resnet18", "mobilenet_v2", "squeezenet1_0"]
+STAGES = ("forward", "backward", "check", "step")
 BATCH = 2  # batch norm in training mode needs more than one value per channel
 
 
-def build(name):
+def build(name, **overrides):
+    """The model (its MODELS arguments, then `overrides`, e.g. num_classes) and its input."""
     import torch
     import torchvision
 
     size, kwargs = MODELS[name]
     torch.manual_seed(0)
-    model = torchvision.models.get_model(name, weights=None, **kwargs)
+    model = torchvision.models.get_model(name, weights=None, **dict(kwargs, **overrides))
     model.train()
     # Random draws are Fathom's own, not PyTorch's: switch off what draws (dropout, stochastic
     # depth), so every output can be compared by value.
@@ -85,8 +92,12 @@ def fathom(binary, *args, timeout=900):
 
 
 def first_line(p):
+    """The first line of what fathom said, without its "fathom: PATH: " prefix, cut to fit a table."""
     text = (p.stderr.strip() or p.stdout.strip()).splitlines()
-    return text[0][:140] if text else f"exit {p.returncode}"
+    if not text:
+        return f"exit {p.returncode}"
+    line = re.sub(r"^fathom: \S+\.fathom\.json: ", "", text[0])
+    return line if len(line) <= 100 else line[:97] + "..."
 
 
 def run_stage(binary, dump, graph):
@@ -111,6 +122,18 @@ def run_stage(binary, dump, graph):
         row["verdict"] = f"{recorded['mismatches']} of {recorded.get('compared')} differ"
         if worst is not None:
             row["verdict"] += f", worst #{worst.get('index')} {worst.get('max_abs_diff', 0):.3g} of scale {worst.get('scale', 0):.3g}"
+    return row
+
+
+def step_stage(binary, dump):
+    p, secs = fathom(binary, "run", dump, "--backend", "aot_eager", "--json")
+    row = {"exit": p.returncode, "seconds": round(secs, 2)}
+    if p.returncode == 2 or not p.stdout.strip():
+        row["verdict"] = first_line(p)
+        return row
+    doc = json.loads(p.stdout)
+    row["saved"], row["saved_bytes"] = doc.get("saved"), doc.get("saved_bytes")
+    row["verdict"] = "ok" if doc.get("match") else f"{doc.get('mismatches')} of {len(doc.get('compared', []))} differ"
     return row
 
 
@@ -142,6 +165,11 @@ def zoo_row(binary, name, folder):
         return row
     row["export"] = "ok"
     row["export_seconds"] = round(time.monotonic() - start, 1)
+    return stages_row(binary, dump, row)
+
+
+def stages_row(binary, dump, row):
+    """`row` with the fathom stages run on `dump`."""
     p, _ = fathom(binary, "info", dump, "--json")
     if p.returncode != 0:
         row["load"] = first_line(p)
@@ -152,12 +180,13 @@ def zoo_row(binary, name, folder):
     row["forward"] = run_stage(binary, dump, "forward")
     row["backward"] = run_stage(binary, dump, "backward")
     row["check"] = check_stage(binary, dump)
+    row["step"] = step_stage(binary, dump)
     return row
 
 
 def passed(row):
     return (row.get("export") == "ok" and row.get("load") == "ok" and
-            all(row.get(s, {}).get("verdict") == "ok" for s in ("forward", "backward", "check")))
+            all(row.get(s, {}).get("verdict") == "ok" for s in STAGES))
 
 
 def stage_text(stage):
@@ -171,15 +200,18 @@ def stage_text(stage):
 
 
 def print_table(rows):
-    cols = ["model", "input", "export s", "fwd/bwd nodes", "load", "forward", "backward", "check"]
+    cols = ["model", "input", "export s", "fathom s", "fwd/bwd nodes", "load", "forward", "backward", "check", "step"]
     lines = []
     for r in rows:
         nodes = r.get("nodes") or {}
-        lines.append([r["model"], r["input"], str(r.get("export_seconds", "-")),
+        fathom_s = sum(r[s].get("seconds", 0) for s in STAGES if s in r)
+        step = r.get("step", {})
+        lines.append([r["model"], r["input"], str(r.get("export_seconds", "-")), f"{fathom_s:.1f}" if fathom_s else "-",
                       f"{nodes.get('forward', '-')}/{nodes.get('backward', '-')}",
                       r.get("load", r.get("export", "-")) if r.get("export") == "ok" else "export: " + r["export"],
                       stage_text(r.get("forward")), stage_text(r.get("backward")),
-                      r.get("check", {}).get("verdict", "-")])
+                      r.get("check", {}).get("verdict", "-"),
+                      f"ok {step['saved']} saved" if step.get("verdict") == "ok" else step.get("verdict", "-")])
     widths = [max(len(c), *(len(l[i]) for l in lines)) for i, c in enumerate(cols)]
     print("  ".join(c.ljust(w) for c, w in zip(cols, widths)))
     for l in lines:
@@ -194,7 +226,19 @@ def main(argv):
     ap.add_argument("--quick", action="store_true", help="the small set ctest runs")
     ap.add_argument("--keep", help="write the dumps here and keep them")
     ap.add_argument("--json", action="store_true", help="one JSON document instead of the table")
+    ap.add_argument("--dumps", help="run the stages on the AOT dumps in this folder (exported elsewhere, e.g. by "
+                                    "torch2_export.py under torch 2.x) instead of exporting")
     a = ap.parse_args(argv[1:])
+    if a.dumps:
+        rows = []
+        for name in sorted(f for f in os.listdir(a.dumps) if f.endswith(".fathom.json")):
+            rows.append(stages_row(a.fathom, os.path.join(a.dumps, name),
+                                   {"model": name[:-len(".fathom.json")], "input": "-", "export": "ok"}))
+        if a.json:
+            print(json.dumps({"models": rows}, indent=1))
+        else:
+            print_table(rows)
+        return 0 if rows and all(passed(r) for r in rows) else 1
     try:
         import torch  # noqa: F401
         import torchvision  # noqa: F401
@@ -216,7 +260,7 @@ def main(argv):
                 r = rows[-1]
                 print(f"{name}: export {r.get('export')}, load {r.get('load', '-')}, "
                       f"forward {r.get('forward', {}).get('verdict', '-')}, backward {r.get('backward', {}).get('verdict', '-')}, "
-                      f"check {r.get('check', {}).get('verdict', '-')}", flush=True)
+                      f"check {r.get('check', {}).get('verdict', '-')}, step {r.get('step', {}).get('verdict', '-')}", flush=True)
     finally:
         if not a.keep:
             shutil.rmtree(folder, ignore_errors=True)

@@ -10,7 +10,7 @@
 #include "engine/autograd/Formula.h"
 #include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
-#include "engine/ops/OpRegistry.h"
+#include "tests/engine/IdentityTestOp.h"
 
 namespace fathom::aot {
 namespace {
@@ -22,16 +22,7 @@ using frontend::Tensor;
 void registerPairsOp() {
   static std::once_flag once;
   std::call_once(once, [] {
-    auto same = [](const ValueList& a) {
-      const auto& m = a.at(0).as<TensorMeta>();
-      return ValueList{fakeTensor(m.dtype, m.sizes)};
-    };
-    auto copy = [](const ValueList& a) {
-      auto c = a.at(0).as<fathom::Tensor>().contiguous();
-      if (!c.ok()) throw OpError(c.error().message);
-      return ValueList{*c};
-    };
-    ASSERT_TRUE(OpRegistry::global().add("test::pairs(Tensor self) -> Tensor", same, copy).ok());
+    testing::registerIdentityTestOp("test::pairs(Tensor self) -> Tensor");
     autograd::registerDerivative("test.pairs.default", [](autograd::GradContext& c) {
       if (!c.needs(0)) return;
       const Tensor& g = c.grad();

@@ -113,6 +113,23 @@ std::vector<GradCase> upsampleCases() {
 std::vector<GradCase> nnGradCases() {
   const IntList k2{2, 2}, one1{1, 1}, zero2{0, 0};
   std::vector<GradCase> all = {
+      // torch 2.x's CPU flash attention (AttentionOps.cpp): its backward op against finite differences.
+      {"aten._scaled_dot_product_flash_attention_for_cpu.default", "", {real({2, 2, 3, 4}), real({2, 2, 5, 4}, -2, 2, 1), real({2, 2, 5, 4}, -2, 2, 2)},
+       [](const TensorList& x) { return callOp("aten._scaled_dot_product_flash_attention_for_cpu.default", {x[0], x[1], x[2]}); },
+       {0}},
+      {"aten._scaled_dot_product_flash_attention_for_cpu.default", "causal, a 2-d mask, scale 0.5",
+       {real({1, 2, 4, 3}), real({1, 2, 4, 3}, -2, 2, 1), real({1, 2, 4, 3}, -2, 2, 2), constant(real({4, 4}, -1, 1, 3))},
+       [](const TensorList& x) {
+         return callOp("aten._scaled_dot_product_flash_attention_for_cpu.default", {x[0], x[1], x[2], 0.0, true},
+                       {{"attn_mask", x[3]}, {"scale", 0.5}});
+       },
+       {0}},
+      {"aten._scaled_dot_product_flash_attention_for_cpu.default", "value head size unlike the query's",
+       {real({1, 1, 3, 4}), real({1, 1, 2, 4}, -2, 2, 1), real({1, 1, 2, 5}, -2, 2, 2)},
+       [](const TensorList& x) { return callOp("aten._scaled_dot_product_flash_attention_for_cpu.default", {x[0], x[1], x[2]}); },
+       {0}},
+      {"aten._safe_softmax.default", "", {real({3, 4})},
+       [](const TensorList& x) { return one(op1("aten._safe_softmax.default", {x[0], 1})); }},
       {"aten.native_layer_norm.default", "weight and bias", {real({2, 3, 4}), real({4}, 0.5, 2, 1), real({4}, -1, 1, 2)},
        [](const TensorList& x) {
          return callOp("aten.native_layer_norm.default", {x[0], SymValues{4}, x[1], x[2], 1e-5});

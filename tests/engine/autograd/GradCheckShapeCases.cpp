@@ -34,6 +34,16 @@ std::vector<GradCase> shapeGradCases() {
       view1("aten.unsqueeze.default", "", real({3, 4}), {-1}),
       view1("aten.slice.Tensor", "step 2 of a transposed input", real({5, 3}), {1, 1, 5, 2}, true),
       view1("aten.select.int", "", real({3, 4}), {1, -1}),
+      // as_strided (AsStridedDerivative.cpp): each path of PyTorch's as_strided_backward.
+      view1("aten.as_strided.default", "a window at an offset", real({4, 6}), {IntList{2, 3}, IntList{6, 2}, 3}),
+      view1("aten.as_strided.default", "no offset: the input's", real({4, 6}), {IntList{3, 2}, IntList{1, 6}}),
+      view1("aten.as_strided.default", "overlapping windows (added up)", real({6}), {IntList{3, 3}, IntList{1, 1}, 1}),
+      view1("aten.as_strided.default", "stride-0 and size-1 dims", real({3, 4}), {IntList{2, 1, 4}, IntList{0, 7, 1}, 2}),
+      view1("aten.as_strided.default", "transposed input", real({4, 3}), {IntList{2, 2}, IntList{1, 3}, 1}, true),
+      {"aten.as_strided.default", "expanded input (divided by its overlap)", {real({3})},
+       [](const TensorList& x) {
+         return one(op1("aten.as_strided.default", {expand(x[0], {2, 3}), IntList{2, 2}, IntList{0, 1}, 1}));
+       }},
       {"aten.split.Tensor", "uneven parts", {real({5, 3})},
        [](const TensorList& x) { return split(x[0], 2, 0); }},
       {"aten.split.Tensor", "only the last part used", {real({5, 3})},

@@ -86,6 +86,11 @@ TEST(DumpReaderErrorsTest, InputsMustMatchPlaceholders) {
   std::string data = R"({"format": "fathom-dump", "version": 1, "graphs": {"forward": {"nodes": [)" + kX + "," + kOut +
                      R"(]}}, "inputs": {"forward": [{"name": "x", "dtype": "float32", "sizes": [2, 3], "data": [1, 2]}]}})";
   EXPECT_EQ(errorOf(data), "f.json: /inputs/forward/0/data: has 2 values but the sizes need 6");
+  // Recorded values of another dtype than the trace declared: what PyTorch really ran with
+  // (its fake tensor lied); the dump loads and `fathom check` reports the placeholder.
+  std::string recorded = R"({"format": "fathom-dump", "version": 1, "graphs": {"forward": {"nodes": [)" + kX + "," + kOut +
+                         R"(]}}, "inputs": {"forward": [{"name": "x", "dtype": "float64", "sizes": [2, 3], "data": [1, 2, 3, 4, 5, 6]}]}})";
+  EXPECT_EQ(errorOf(recorded), "ok");
 }
 
 // Inline input data takes the floats JSON cannot write as {"float": "nan" | "inf" | "-inf"}.
