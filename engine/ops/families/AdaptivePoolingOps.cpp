@@ -1,5 +1,6 @@
 // Adaptive average pooling (VGG, AlexNet, and every model that pools to a fixed size):
-// aten._adaptive_avg_pool2d.default and its backward, as PyTorch 1.13's CPU kernels compute them.
+// aten._adaptive_avg_pool2d.default and its backward, as PyTorch 1.13's CPU kernels compute them;
+// the loops are ../cpu/PoolingKernel.h's.
 //
 // Output pixel (oh, ow) averages the input window rows [floor(oh * H / OH), ceil((oh + 1) * H / OH))
 // and columns likewise (windows overlap when OH does not divide H), summed in the accumulation
@@ -10,17 +11,13 @@
 // grad_output itself (PyTorch checks only that its non-batch dims are non-empty) and adds
 // grad_output / kh / kw into every input of the window, in the element type (bfloat16 rounds
 // after each division and each addition).
-#include <algorithm>
-#include <cmath>
-
 #include "engine/core/Error.h"
-#include "engine/core/Parallel.h"
 #include "engine/ops/cpu/Copy.h"
+#include "engine/ops/cpu/PoolingKernel.h"
 #include "engine/ops/families/NnFamilies.h"
 #include "engine/ops/layout/NnLayout.h"
 #include "engine/ops/OpArgs.h"
 #include "engine/ops/OpRegistry.h"
-#include "engine/tensor/DTypeDispatch.h"
 
 namespace fathom {
 namespace {
@@ -38,6 +35,13 @@ const char* typeMetaName(DType t) {
 void checkDtype(DType t, const char* kernel) {
   FATHOM_CHECK(t == DType::Float32 || t == DType::Float64 || t == DType::BFloat16, "\"", kernel,
                "\" not implemented for '", scalarTypeName(t), "'");
+}
+
+// Product of the sizes before the last `n` (the planes a pooling loop sees).
+SymInt planesOf(const TensorMeta& t, int64_t n) {
+  SymInt p = 1;
+  for (int64_t d = 0; d + n < t.dim(); ++d) p = p * t.sizes[d];
+  return p;
 }
 
 // _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size)
@@ -78,112 +82,24 @@ TensorMeta adaptiveBackwardLayout(const ValueList& margs) {
   FATHOM_CHECK(input.dim() >= 2, "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got ",
                sizesText(input.sizes));
   checkDtype(input.dtype, "adaptive_avg_pool2d_backward_cpu");
+  // Other plane counts make 1.13 corrupt memory.
+  FATHOM_CHECK(symEq(planesOf(gradOut, 2), planesOf(input, 2), "adaptive_avg_pool2d_backward: planes"),
+               "adaptive_avg_pool2d_backward: grad_output has ", planesOf(gradOut, 2).str(), " planes but the input has ",
+               planesOf(input, 2).str());
   return newTensorMeta(input, input.dtype, input.sizes, suggestMemoryFormat(input));
-}
-
-// ATen's start_index / end_index, in float as ATen computes them.
-int64_t startIndex(int64_t a, int64_t b, int64_t c) {
-  return static_cast<int64_t>(std::floor(static_cast<float>(a * c) / static_cast<float>(b)));
-}
-int64_t endIndex(int64_t a, int64_t b, int64_t c) {
-  return static_cast<int64_t>(std::ceil(static_cast<float>((a + 1) * c) / static_cast<float>(b)));
-}
-
-// A tensor of rank >= 2 as planes of [h, w] with element strides; the leading dims numbered through.
-struct Planes {
-  int64_t count = 1, h = 0, w = 0, sH = 0, sW = 0;
-  IntList lead, leadStrides;
-  explicit Planes(const Tensor& t) {
-    const int64_t d = t.dim();
-    for (int64_t i = 0; i < d - 2; ++i) lead.push_back(t.size(i)), leadStrides.push_back(t.stride(i)), count *= t.size(i);
-    h = t.size(d - 2), w = t.size(d - 1), sH = t.stride(d - 2), sW = t.stride(d - 1);
-  }
-  int64_t offset(int64_t plane) const {
-    int64_t off = 0;
-    for (int64_t i = static_cast<int64_t>(lead.size()) - 1; i >= 0; --i) {
-      off += (plane % lead[i]) * leadStrides[i];
-      plane /= lead[i];
-    }
-    return off;
-  }
-};
-
-// Window of output pixel (o) of `out` pixels over `in` input pixels.
-struct Window {
-  int64_t begin, end;
-  int64_t size() const { return end - begin; }
-};
-Window window(int64_t o, int64_t out, int64_t in) { return {startIndex(o, out, in), endIndex(o, out, in)}; }
-
-// fn(inputPlane, outputPlane, oh, ow, rows, cols) for every pooled pixel; planes in parallel (a plane
-// is written by one task only).
-template <class Fn>
-void forEachWindow(const Planes& in, const Planes& out, int64_t grain, const Fn& fn) {
-  parallelFor(out.count, grain, [&](int64_t b, int64_t e) {
-    for (int64_t plane = b; plane < e; ++plane)
-      for (int64_t oh = 0; oh < out.h; ++oh) {
-        const Window rows = window(oh, out.h, in.h);
-        for (int64_t ow = 0; ow < out.w; ++ow) fn(in.offset(plane), out.offset(plane), oh, ow, rows, window(ow, out.w, in.w));
-      }
-  });
-}
-
-template <class T>
-void adaptiveForward(const Tensor& input, const Tensor& out) {
-  using Acc = OpMath<T>;
-  const Planes in(input), o(out);
-  const T* x = input.dataAs<T>();
-  T* y = out.dataAs<T>();
-  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(in.h * in.w, 1));
-  forEachWindow(in, o, grain, [&](int64_t xAt, int64_t yAt, int64_t oh, int64_t ow, Window rows, Window cols) {
-    Acc sum = 0;
-    for (int64_t ih = rows.begin; ih < rows.end; ++ih)
-      for (int64_t iw = cols.begin; iw < cols.end; ++iw) sum += static_cast<Acc>(x[xAt + ih * in.sH + iw * in.sW]);
-    y[yAt + oh * o.sH + ow * o.sW] = static_cast<T>(sum / static_cast<Acc>(rows.size()) / static_cast<Acc>(cols.size()));
-  });
-}
-
-template <class T>
-void adaptiveBackward(const Tensor& gradOut, const Tensor& gradIn) {
-  using Acc = OpMath<T>;
-  const Planes go(gradOut), gi(gradIn);
-  FATHOM_CHECK(go.count == gi.count, "adaptive_avg_pool2d_backward: grad_output has ", go.count,
-               " planes but the input has ", gi.count);
-  const T* g = gradOut.dataAs<T>();
-  T* dx = gradIn.dataAs<T>();
-  forEachWindow(gi, go, 1, [&](int64_t dxAt, int64_t gAt, int64_t oh, int64_t ow, Window rows, Window cols) {
-    // grad_output / kh / kw in the element type: bfloat16 rounds after each division.
-    const T perRow = static_cast<T>(static_cast<Acc>(g[gAt + oh * go.sH + ow * go.sW]) / static_cast<Acc>(rows.size()));
-    const T delta = static_cast<T>(static_cast<Acc>(perRow) / static_cast<Acc>(cols.size()));
-    for (int64_t ih = rows.begin; ih < rows.end; ++ih)
-      for (int64_t iw = cols.begin; iw < cols.end; ++iw) {
-        T& d = dx[dxAt + ih * gi.sH + iw * gi.sW];
-        d = static_cast<T>(static_cast<Acc>(d) + static_cast<Acc>(delta));
-      }
-  });
-}
-
-template <class Fn>
-void dispatchPooling(DType t, Fn&& fn) {
-  dispatchDType(t, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<OpMath<T>>) fn(tag);
-  });
 }
 
 ValueList adaptiveKernel(const ValueList& args) {
   Tensor out = allocateTensor(adaptiveLayout(metaArgs(args)));
   if (out.numel() == 0) return {out};
-  dispatchPooling(out.dtype(), [&](auto tag) { adaptiveForward<typename decltype(tag)::type>(tensorArg(args, 0), out); });
+  adaptiveAvgPoolForward(tensorArg(args, 0), 2, false, out);
   return {out};
 }
 
 ValueList adaptiveBackwardKernel(const ValueList& args) {
   Tensor gradIn = allocateTensor(adaptiveBackwardLayout(metaArgs(args)));  // zero-filled
   if (gradIn.numel() == 0) return {gradIn};
-  dispatchPooling(gradIn.dtype(), [&](auto tag) {
-    adaptiveBackward<typename decltype(tag)::type>(tensorArg(args, 0), gradIn);
-  });
+  adaptiveAvgPoolBackward(tensorArg(args, 0), 2, gradIn);
   return {gradIn};
 }
 
