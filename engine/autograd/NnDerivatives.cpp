@@ -41,17 +41,19 @@ Tensor embeddingDoubleBackward(const GradContext& c) {
   return view(rows, sizes);
 }
 
-// max_pool_double_backward: each output position reads the incoming gradient at its argmax.
-Tensor maxPoolDoubleBackward(const Tensor& g, const Tensor& indices) {
-  auto planes = [](const Tensor& t) {
+// max_pool_double_backward: each output position reads the incoming gradient at its argmax, over
+// planes of the last `dims` dims flattened (2-d or 3-d pooling).
+Tensor maxPoolDoubleBackward(const Tensor& g, const Tensor& indices, size_t dims) {
+  auto planes = [dims](const Tensor& t) {
     SymValues s = t.sizes();
-    const SymValue hw = s[s.size() - 2] * s[s.size() - 1];
-    s.resize(s.size() - 2);
-    s.push_back(hw);
+    SymValue volume = s.back();
+    for (size_t d = 2; d <= dims; ++d) volume = volume * s[s.size() - d];
+    s.resize(s.size() - dims);
+    s.push_back(volume);
     return reshape(t, s);
   };
-  const int64_t last = static_cast<int64_t>(indices.dim()) - 1;
-  return view(callOp1("aten.gather.default", {planes(g), last - 1, planes(indices)}), indices.sizes());
+  const int64_t flat = static_cast<int64_t>(indices.dim()) - static_cast<int64_t>(dims);  // the volume's dim
+  return view(callOp1("aten.gather.default", {planes(g), flat, planes(indices)}), indices.sizes());
 }
 
 void batchNormDerivative(GradContext& c) {
@@ -101,6 +103,46 @@ void registerUpsampleDerivatives() {
         c.set(0, callOp1(forward, args));
       });
     }
+  }
+}
+
+// Max, average and adaptive average pooling, 2-d and 3-d, through their backward ops (kernel_size,
+// stride and padding passed as given: int[N] accepts one int, and stride=[] means kernel_size).
+// The backward ops are linear in grad_output: their own gradient there is the forward op on the
+// incoming gradient (max pooling: max_pool_double_backward), and zero for self.
+void registerPoolingDerivatives() {
+  for (const size_t dims : {2, 3}) {
+    const std::string nd = std::to_string(dims) + "d";
+    const std::string maxPool = "aten.max_pool" + nd + "_with_indices.default";
+    const std::string maxBackward = "aten.max_pool" + nd + "_with_indices_backward.default";
+    const std::string avgPool = "aten.avg_pool" + nd + ".default", avgBackward = "aten.avg_pool" + nd + "_backward.default";
+    const std::string adaptive = "aten._adaptive_avg_pool" + nd + ".default";
+    const std::string adaptiveBackward = "aten._adaptive_avg_pool" + nd + "_backward.default";
+    registerDerivative(maxPool, [maxBackward](GradContext& c) {
+      if (!c.needs(0) || !c.grad(0).defined()) return;
+      c.set(0, callOp1(maxBackward, {c.grad(0), c.tensor(0), c.arg(1), c.arg(2), c.arg(3), c.arg(4), c.flag(5), c.output(1)}));
+    });
+    registerDerivative(maxBackward, [dims](GradContext& c) {
+      if (c.needs(0)) c.set(0, maxPoolDoubleBackward(c.grad(), c.tensor(7), dims));
+      if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
+    });
+    registerDerivative(avgPool, [avgBackward](GradContext& c) {
+      if (c.needs(0))
+        c.set(0, callOp1(avgBackward, {c.grad(), c.tensor(0), c.arg(1), c.arg(2), c.arg(3), c.flag(4), c.flag(5), c.arg(6)}));
+    });
+    registerDerivative(avgBackward, [avgPool](GradContext& c) {
+      if (c.needs(0)) c.set(0, callOp1(avgPool, {c.grad(), c.arg(2), c.arg(3), c.arg(4), c.flag(5), c.flag(6), c.arg(7)}));
+      if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
+    });
+    // _adaptive_avg_pool_backward does not depend on self's values; pooled to grad_output's size.
+    registerDerivative(adaptive, [adaptiveBackward](GradContext& c) {
+      if (c.needs(0)) c.set(0, callOp1(adaptiveBackward, {c.grad(), c.tensor(0)}));
+    });
+    registerDerivative(adaptiveBackward, [adaptive, dims](GradContext& c) {
+      const SymValues sizes = c.tensor(0).sizes();
+      if (c.needs(0)) c.set(0, callOp1(adaptive, {c.grad(), SymValues(sizes.end() - static_cast<std::ptrdiff_t>(dims), sizes.end())}));
+      if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
+    });
   }
 }
 
@@ -160,21 +202,6 @@ void registerNnDerivatives() {
                      c.flag(6), c.arg(7), c.integer(8), mask3(c.needs(0), c.needs(1), c.needs(2))});
     setFused(c, g, {0, 1, 2});
   });
-  registerDerivative("aten.max_pool2d_with_indices.default", [](GradContext& c) {
-    if (!c.needs(0) || !c.grad(0).defined()) return;
-    c.set(0, callOp1("aten.max_pool2d_with_indices_backward.default",
-                     {c.grad(0), c.tensor(0), c.arg(1), c.arg(2), c.arg(3), c.arg(4), c.flag(5), c.output(1)}));
-  });
-  registerDerivative("aten.max_pool2d_with_indices_backward.default", [](GradContext& c) {
-    if (c.needs(0)) c.set(0, maxPoolDoubleBackward(c.grad(), c.tensor(7)));
-    if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
-  });
-  registerDerivative("aten.avg_pool2d.default", [](GradContext& c) {
-    if (!c.needs(0)) return;
-    // kernel_size, stride and padding as given: int[2] accepts one int, and stride=[] means kernel_size.
-    c.set(0, callOp1("aten.avg_pool2d_backward.default",
-                     {c.grad(), c.tensor(0), c.arg(1), c.arg(2), c.arg(3), c.flag(4), c.flag(5), c.arg(6)}));
-  });
   // avg_pool1d is avg_pool2d over a unit height (1.13's composite): so is its gradient.
   registerDerivative("aten.avg_pool1d.default", [](GradContext& c) {
     if (!c.needs(0)) return;
@@ -191,23 +218,7 @@ void registerNnDerivatives() {
     const Tensor g = callOp1("aten._adaptive_avg_pool2d_backward.default", {unsqueeze(c.grad(), -2), unsqueeze(c.tensor(0), -2)});
     c.set(0, callOp1("aten.squeeze.dim", {g, -2}));
   });
-  registerDerivative("aten.avg_pool2d_backward.default", [](GradContext& c) {
-    if (c.needs(0))
-      c.set(0, callOp1("aten.avg_pool2d.default",
-                       {c.grad(), c.arg(2), c.arg(3), c.arg(4), c.flag(5), c.flag(6), c.arg(7)}));
-    if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
-  });
-  // _adaptive_avg_pool2d_backward is linear in grad_output (its own gradient there is the forward
-  // op on the incoming gradient, pooled to grad_output's size) and does not depend on self's values.
-  registerDerivative("aten._adaptive_avg_pool2d.default", [](GradContext& c) {
-    if (c.needs(0)) c.set(0, callOp1("aten._adaptive_avg_pool2d_backward.default", {c.grad(), c.tensor(0)}));
-  });
-  registerDerivative("aten._adaptive_avg_pool2d_backward.default", [](GradContext& c) {
-    const SymValues sizes = c.tensor(0).sizes();
-    if (c.needs(0))
-      c.set(0, callOp1("aten._adaptive_avg_pool2d.default", {c.grad(), SymValues{sizes[sizes.size() - 2], sizes.back()}}));
-    if (c.needs(1)) c.set(1, zerosLike(c.tensor(1)));
-  });
+  registerPoolingDerivatives();
   registerDerivative("aten.embedding.default", [](GradContext& c) {
     if (!c.needs(0)) return;
     c.set(0, callOp1("aten.embedding_dense_backward.default",

@@ -240,6 +240,13 @@ constexpr OpTagRow kRows[] = {
     // Core ATen 1-d pooling (item 24): Pooling1dOps.cpp
     {"aten.avg_pool1d.default", tags(Comp), true},
     {"aten.adaptive_avg_pool1d.default", tags(Comp), true},
+    // Core ATen 3-d pooling (item 24): Pooling3dOps.cpp, AdaptivePoolingOps.cpp
+    {"aten.avg_pool3d.default", tags(Comp), true},
+    {"aten.avg_pool3d_backward.default", tags(Comp), true},
+    {"aten.max_pool3d_with_indices.default", tags(Comp), true},
+    {"aten.max_pool3d_with_indices_backward.default", tags(Comp), true},
+    {"aten._adaptive_avg_pool3d.default", tags(Comp), true},
+    {"aten._adaptive_avg_pool3d_backward.default", tags(Comp), true},
     // torch 2.x's CPU flash attention: AttentionOps.cpp
     {"aten._scaled_dot_product_flash_attention_for_cpu.default", tags(Comp), true},
     {"aten._scaled_dot_product_flash_attention_for_cpu_backward.default", tags(Comp), true},

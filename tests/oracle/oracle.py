@@ -38,14 +38,15 @@ NO_GRAD_RECORD = {"aten.as_strided_scatter.default"}
 
 # Layouts an input can come in (see Cases.t). "expanded" and "sliced" work for any rank >= 1,
 # "transposed" for rank >= 2, "permuted" for rank >= 3 (rank 2 permuted is transposed),
-# "channels_last" for rank 4.
-LAYOUTS = ("contiguous", "transposed", "permuted", "expanded", "sliced", "channels_last")
+# "channels_last" for rank 4, "channels_last_3d" for rank 5.
+LAYOUTS = ("contiguous", "transposed", "permuted", "expanded", "sliced", "channels_last", "channels_last_3d")
 
 
 def layouts_for(rank, kinds=LAYOUTS):
     """The layouts of `kinds` that make sense for a tensor of this rank."""
     ok = {"contiguous": True, "transposed": rank >= 2, "permuted": rank >= 3,
-          "expanded": rank >= 1, "sliced": rank >= 1, "channels_last": rank == 4}
+          "expanded": rank >= 1, "sliced": rank >= 1, "channels_last": rank == 4,
+          "channels_last_3d": rank == 5}
     return [k for k in kinds if ok[k]]
 
 
@@ -200,6 +201,8 @@ class Cases:
             x = base.permute(*reversed(range(len(shape))))
         elif layout == "channels_last":
             x = base.contiguous(memory_format=torch.channels_last)
+        elif layout == "channels_last_3d":
+            x = base.contiguous(memory_format=torch.channels_last_3d)
         elif layout == "contiguous":
             x = base
         else:

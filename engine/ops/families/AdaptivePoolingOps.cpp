@@ -1,26 +1,25 @@
 // Adaptive average pooling (VGG, AlexNet, and every model that pools to a fixed size):
-// aten._adaptive_avg_pool2d.default and its backward, as PyTorch 1.13's CPU kernels compute them.
+// aten._adaptive_avg_pool2d.default, aten._adaptive_avg_pool3d.default and their backwards, as
+// PyTorch 1.13's CPU kernels compute them; the loops are ../cpu/PoolingKernel.h's.
 //
 // Output pixel (oh, ow) averages the input window rows [floor(oh * H / OH), ceil((oh + 1) * H / OH))
-// and columns likewise (windows overlap when OH does not divide H), summed in the accumulation
-// type (float for float32 and bfloat16, double for float64) in row-major window order and divided
-// by the window's height, then its width. Layouts: a 4-d result takes the input's suggested memory
-// format (channels_last or contiguous), a 3-d one is contiguous; the backward's grad_input has the
-// input's sizes in the input's suggested format. The backward reads the pooled sizes from
-// grad_output itself (PyTorch checks only that its non-batch dims are non-empty) and adds
-// grad_output / kh / kw into every input of the window, in the element type (bfloat16 rounds
-// after each division and each addition).
-#include <algorithm>
-#include <cmath>
-
+// and columns likewise (windows overlap when OH does not divide H), and 3-d adds depth the same
+// way; the window is summed in row-major order and divided by its depth, height, then width.
+// 2-d sums in the accumulation type (float for float32 and bfloat16, double for float64), 3-d in
+// the element type (float16, the 16-bit type 1.13's 3-d kernel takes, rounds at every addition
+// and overflows to inf on large windows). Layouts: a 4-d 2-d result takes the input's suggested
+// memory format (channels_last or contiguous), a 3-d one is contiguous, and every 3-d result and
+// gradient is contiguous (1.13's 3-d kernels have no channels_last_3d path); the 2-d backward's
+// grad_input has the input's suggested format. The backwards read the pooled sizes from
+// grad_output itself and add grad_output / kd / kh / kw into every input of the window, in the
+// element type (16-bit types round after each division and each addition).
 #include "engine/core/Error.h"
-#include "engine/core/Parallel.h"
 #include "engine/ops/cpu/Copy.h"
+#include "engine/ops/cpu/PoolingKernel.h"
 #include "engine/ops/families/NnFamilies.h"
 #include "engine/ops/layout/NnLayout.h"
 #include "engine/ops/OpArgs.h"
 #include "engine/ops/OpRegistry.h"
-#include "engine/tensor/DTypeDispatch.h"
 
 namespace fathom {
 namespace {
@@ -35,9 +34,17 @@ const char* typeMetaName(DType t) {
   }
 }
 
-void checkDtype(DType t, const char* kernel) {
-  FATHOM_CHECK(t == DType::Float32 || t == DType::Float64 || t == DType::BFloat16, "\"", kernel,
+// The dtypes 1.13's kernels take: float, double and one 16-bit type (2-d: bfloat16, 3-d: float16).
+void checkDtype(DType t, const char* kernel, DType reduced = DType::BFloat16) {
+  FATHOM_CHECK(t == DType::Float32 || t == DType::Float64 || t == reduced, "\"", kernel,
                "\" not implemented for '", scalarTypeName(t), "'");
+}
+
+// Product of the sizes before the last `n` (the planes a pooling loop sees).
+SymInt planesOf(const TensorMeta& t, int64_t n) {
+  SymInt p = 1;
+  for (int64_t d = 0; d + n < t.dim(); ++d) p = p * t.sizes[d];
+  return p;
 }
 
 // _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size)
@@ -78,112 +85,83 @@ TensorMeta adaptiveBackwardLayout(const ValueList& margs) {
   FATHOM_CHECK(input.dim() >= 2, "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got ",
                sizesText(input.sizes));
   checkDtype(input.dtype, "adaptive_avg_pool2d_backward_cpu");
+  // Other plane counts make 1.13 corrupt memory.
+  FATHOM_CHECK(symEq(planesOf(gradOut, 2), planesOf(input, 2), "adaptive_avg_pool2d_backward: planes"),
+               "adaptive_avg_pool2d_backward: grad_output has ", planesOf(gradOut, 2).str(), " planes but the input has ",
+               planesOf(input, 2).str());
   return newTensorMeta(input, input.dtype, input.sizes, suggestMemoryFormat(input));
-}
-
-// ATen's start_index / end_index, in float as ATen computes them.
-int64_t startIndex(int64_t a, int64_t b, int64_t c) {
-  return static_cast<int64_t>(std::floor(static_cast<float>(a * c) / static_cast<float>(b)));
-}
-int64_t endIndex(int64_t a, int64_t b, int64_t c) {
-  return static_cast<int64_t>(std::ceil(static_cast<float>((a + 1) * c) / static_cast<float>(b)));
-}
-
-// A tensor of rank >= 2 as planes of [h, w] with element strides; the leading dims numbered through.
-struct Planes {
-  int64_t count = 1, h = 0, w = 0, sH = 0, sW = 0;
-  IntList lead, leadStrides;
-  explicit Planes(const Tensor& t) {
-    const int64_t d = t.dim();
-    for (int64_t i = 0; i < d - 2; ++i) lead.push_back(t.size(i)), leadStrides.push_back(t.stride(i)), count *= t.size(i);
-    h = t.size(d - 2), w = t.size(d - 1), sH = t.stride(d - 2), sW = t.stride(d - 1);
-  }
-  int64_t offset(int64_t plane) const {
-    int64_t off = 0;
-    for (int64_t i = static_cast<int64_t>(lead.size()) - 1; i >= 0; --i) {
-      off += (plane % lead[i]) * leadStrides[i];
-      plane /= lead[i];
-    }
-    return off;
-  }
-};
-
-// Window of output pixel (o) of `out` pixels over `in` input pixels.
-struct Window {
-  int64_t begin, end;
-  int64_t size() const { return end - begin; }
-};
-Window window(int64_t o, int64_t out, int64_t in) { return {startIndex(o, out, in), endIndex(o, out, in)}; }
-
-// fn(inputPlane, outputPlane, oh, ow, rows, cols) for every pooled pixel; planes in parallel (a plane
-// is written by one task only).
-template <class Fn>
-void forEachWindow(const Planes& in, const Planes& out, int64_t grain, const Fn& fn) {
-  parallelFor(out.count, grain, [&](int64_t b, int64_t e) {
-    for (int64_t plane = b; plane < e; ++plane)
-      for (int64_t oh = 0; oh < out.h; ++oh) {
-        const Window rows = window(oh, out.h, in.h);
-        for (int64_t ow = 0; ow < out.w; ++ow) fn(in.offset(plane), out.offset(plane), oh, ow, rows, window(ow, out.w, in.w));
-      }
-  });
-}
-
-template <class T>
-void adaptiveForward(const Tensor& input, const Tensor& out) {
-  using Acc = OpMath<T>;
-  const Planes in(input), o(out);
-  const T* x = input.dataAs<T>();
-  T* y = out.dataAs<T>();
-  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(in.h * in.w, 1));
-  forEachWindow(in, o, grain, [&](int64_t xAt, int64_t yAt, int64_t oh, int64_t ow, Window rows, Window cols) {
-    Acc sum = 0;
-    for (int64_t ih = rows.begin; ih < rows.end; ++ih)
-      for (int64_t iw = cols.begin; iw < cols.end; ++iw) sum += static_cast<Acc>(x[xAt + ih * in.sH + iw * in.sW]);
-    y[yAt + oh * o.sH + ow * o.sW] = static_cast<T>(sum / static_cast<Acc>(rows.size()) / static_cast<Acc>(cols.size()));
-  });
-}
-
-template <class T>
-void adaptiveBackward(const Tensor& gradOut, const Tensor& gradIn) {
-  using Acc = OpMath<T>;
-  const Planes go(gradOut), gi(gradIn);
-  FATHOM_CHECK(go.count == gi.count, "adaptive_avg_pool2d_backward: grad_output has ", go.count,
-               " planes but the input has ", gi.count);
-  const T* g = gradOut.dataAs<T>();
-  T* dx = gradIn.dataAs<T>();
-  forEachWindow(gi, go, 1, [&](int64_t dxAt, int64_t gAt, int64_t oh, int64_t ow, Window rows, Window cols) {
-    // grad_output / kh / kw in the element type: bfloat16 rounds after each division.
-    const T perRow = static_cast<T>(static_cast<Acc>(g[gAt + oh * go.sH + ow * go.sW]) / static_cast<Acc>(rows.size()));
-    const T delta = static_cast<T>(static_cast<Acc>(perRow) / static_cast<Acc>(cols.size()));
-    for (int64_t ih = rows.begin; ih < rows.end; ++ih)
-      for (int64_t iw = cols.begin; iw < cols.end; ++iw) {
-        T& d = dx[dxAt + ih * gi.sH + iw * gi.sW];
-        d = static_cast<T>(static_cast<Acc>(d) + static_cast<Acc>(delta));
-      }
-  });
-}
-
-template <class Fn>
-void dispatchPooling(DType t, Fn&& fn) {
-  dispatchDType(t, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<OpMath<T>>) fn(tag);
-  });
 }
 
 ValueList adaptiveKernel(const ValueList& args) {
   Tensor out = allocateTensor(adaptiveLayout(metaArgs(args)));
   if (out.numel() == 0) return {out};
-  dispatchPooling(out.dtype(), [&](auto tag) { adaptiveForward<typename decltype(tag)::type>(tensorArg(args, 0), out); });
+  adaptiveAvgPoolForward(tensorArg(args, 0), 2, false, out);
   return {out};
 }
 
 ValueList adaptiveBackwardKernel(const ValueList& args) {
   Tensor gradIn = allocateTensor(adaptiveBackwardLayout(metaArgs(args)));  // zero-filled
   if (gradIn.numel() == 0) return {gradIn};
-  dispatchPooling(gradIn.dtype(), [&](auto tag) {
-    adaptiveBackward<typename decltype(tag)::type>(tensorArg(args, 0), gradIn);
-  });
+  adaptiveAvgPoolBackward(tensorArg(args, 0), 2, gradIn);
+  return {gradIn};
+}
+
+// ---- 3-d: _adaptive_avg_pool3d and its backward ------------------------------------------------
+
+// _adaptive_avg_pool3d(Tensor self, int[3] output_size), as adaptive_avg_pool3d_out_cpu_template
+// checks it: the result is contiguous whatever the input's layout, and the dtype is checked even
+// when there is nothing to compute.
+TensorMeta adaptive3dLayout(const ValueList& margs) {
+  const TensorMeta& input = metaArg(margs, 0);
+  const Value& arg = margs.at(1);
+  const SymIntList size = arg.is<SymInt>() ? SymIntList(3, arg.as<SymInt>()) : toSymIntList(arg);  // int[3] takes one int
+  FATHOM_CHECK(size.size() == 3, "adaptive_avg_pool3d: output_size must be 3");
+  const int64_t ndim = input.dim();
+  for (int64_t d = 1; d < ndim; ++d)
+    FATHOM_CHECK(symLt(0, input.sizes[d], "adaptive_avg_pool3d: non-empty non-batch dim"),
+                 "adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes ",
+                 sizesText(input.sizes), " with dimension ", d, " being empty");
+  FATHOM_CHECK(ndim == 4 || ndim == 5, "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got ", sizesText(input.sizes));
+  // 1.13 resizes its output to these sizes; c10 refuses a negative one (unless another is 0, where
+  // it makes a tensor of negative size, which Fathom does not).
+  for (const SymInt& s : size)
+    FATHOM_CHECK(!symLt(s, 0, "adaptive_avg_pool3d: output size >= 0"),
+                 "numel: integer multiplication overflow (adaptive_avg_pool3d: output_size ", sizesText(size), ")");
+  checkDtype(input.dtype, "adaptive_avg_pool3d_cpu", DType::Float16);
+  SymIntList sizes(input.sizes.begin(), input.sizes.end() - 3);
+  sizes.insert(sizes.end(), size.begin(), size.end());
+  return newTensorMeta(input, input.dtype, std::move(sizes), SuggestedFormat::Contiguous);
+}
+
+// _adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self): 1.13 reads self's last four
+// sizes and grad_output's last three (the pooled sizes) and checks nothing else but dtypes; its
+// loops walk grad_output's planes in order, so grad_output may hold more of them than self. The
+// result is contiguous.
+TensorMeta adaptive3dBackwardLayout(const ValueList& margs) {
+  const TensorMeta &gradOut = metaArg(margs, 0), &input = metaArg(margs, 1);
+  (void)wrapDim(-4, input.dim());  // input.size(-4): "Dimension out of range"
+  (void)wrapDim(-3, gradOut.dim());
+  checkDtype(input.dtype, "adaptive_avg_pool3d_backward_cpu", DType::Float16);
+  FATHOM_CHECK(gradOut.dtype == input.dtype, "expected scalar type ", scalarTypeName(input.dtype), " but found ",
+               scalarTypeName(gradOut.dtype));
+  // Where 1.13 reads out of bounds (or fills only part of the gradient), Fathom refuses.
+  FATHOM_CHECK(input.dim() <= 5, "adaptive_avg_pool3d_backward(): Expected 4D or 5D tensor for self, but got ",
+               sizesText(input.sizes));
+  FATHOM_CHECK(!symLt(planesOf(gradOut, 3), planesOf(input, 3), "adaptive_avg_pool3d_backward: grad_output planes"),
+               "adaptive_avg_pool3d_backward(): grad_output ", sizesText(gradOut.sizes),
+               " has fewer planes than the input ", sizesText(input.sizes));
+  return newTensorMeta(input, input.dtype, input.sizes, SuggestedFormat::Contiguous);
+}
+
+ValueList adaptive3dKernel(const ValueList& args) {
+  Tensor out = allocateTensor(adaptive3dLayout(metaArgs(args)));
+  adaptiveAvgPoolForward(tensorArg(args, 0), 3, true, out);
+  return {out};
+}
+
+ValueList adaptive3dBackwardKernel(const ValueList& args) {
+  Tensor gradIn = allocateTensor(adaptive3dBackwardLayout(metaArgs(args)));  // zero-filled
+  adaptiveAvgPoolBackward(tensorArg(args, 0), 3, gradIn);
   return {gradIn};
 }
 
@@ -196,6 +174,12 @@ void registerAdaptivePoolingOps(OpRegistry& registry) {
   (void)registry.add(
       "aten::_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor",
       [](const ValueList& args) { return ValueList{adaptiveBackwardLayout(args)}; }, adaptiveBackwardKernel);
+  (void)registry.add(
+      "aten::_adaptive_avg_pool3d(Tensor self, int[3] output_size) -> Tensor",
+      [](const ValueList& args) { return ValueList{adaptive3dLayout(args)}; }, adaptive3dKernel);
+  (void)registry.add(
+      "aten::_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor",
+      [](const ValueList& args) { return ValueList{adaptive3dBackwardLayout(args)}; }, adaptive3dBackwardKernel);
 }
 
 }  // namespace fathom

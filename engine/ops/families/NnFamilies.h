@@ -7,6 +7,7 @@ class OpRegistry;
 void registerConvolutionOps(OpRegistry& registry);   // ConvolutionOps.cpp
 void registerBatchNormOps(OpRegistry& registry);     // BatchNormOps.cpp
 void registerPoolingOps(OpRegistry& registry);       // PoolingOps.cpp
+void registerPooling3dOps(OpRegistry& registry);     // Pooling3dOps.cpp
 void registerAdaptivePoolingOps(OpRegistry& registry);  // AdaptivePoolingOps.cpp
 void registerDropoutOps(OpRegistry& registry);       // DropoutOps.cpp
 void registerPaddingOps(OpRegistry& registry);       // PaddingOps.cpp

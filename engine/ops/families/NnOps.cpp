@@ -10,6 +10,7 @@ void registerNnOps(OpRegistry& registry) {
   registerConvolutionOps(registry);
   registerBatchNormOps(registry);
   registerPoolingOps(registry);
+  registerPooling3dOps(registry);
   registerAdaptivePoolingOps(registry);
   registerDropoutOps(registry);
   registerPaddingOps(registry);

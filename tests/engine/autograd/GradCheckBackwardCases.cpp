@@ -59,6 +59,20 @@ std::vector<GradCase> backwardGradCases() {
          return one(op1("aten.avg_pool2d_backward.default",
                         {x[0], x[1], IntList{3, 3}, kPool, IntList{1, 1}, true, false, None{}}));
        }},
+      {"aten.max_pool3d_with_indices_backward.default", "", {real({1, 2, 2, 2, 2}), noTies({1, 2, 4, 4, 4})},
+       [](const TensorList& x) {
+         const IntList k{2, 2, 2};
+         Tensor indices = callOp("aten.max_pool3d_with_indices.default", {x[1].detached(), k, k})[1];
+         return one(op1("aten.max_pool3d_with_indices_backward.default",
+                        {x[0], x[1], k, k, IntList{0}, IntList{1}, false, indices}));
+       }},
+      {"aten.avg_pool3d_backward.default", "padded, count_include_pad=False", {real({1, 2, 3, 3, 2}), real({1, 2, 4, 4, 3})},
+       [](const TensorList& x) {
+         return one(op1("aten.avg_pool3d_backward.default",
+                        {x[0], x[1], IntList{3, 3, 2}, IntList{2, 2, 2}, IntList{1, 1, 0}, true, false, None{}}));
+       }},
+      {"aten._adaptive_avg_pool3d_backward.default", "grad_output and self", {real({2, 2, 3, 2, 4}), real({2, 2, 5, 3, 7})},
+       [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool3d_backward.default", {x[0], x[1]})); }},
       {"aten.embedding_dense_backward.default", "padding_idx and scale_grad_by_freq",
        {real({2, 3, 2}), ints({2, 3}, {0, 2, 2, 1, 3, 2})},
        [](const TensorList& x) { return one(op1("aten.embedding_dense_backward.default", {x[0], x[1], 4, 1, true})); }},

@@ -107,6 +107,32 @@ std::vector<GradCase> upsampleCases() {
   return cases;
 }
 
+// 3-d pooling: padding, ceil_mode, dilation, overlapping windows, a channels_last_3d-like input.
+std::vector<GradCase> pooling3dCases() {
+  const IntList k3{3, 3, 3}, s2{2, 2, 2}, one3{1, 1, 1};
+  auto channelsLast = [](const Tensor& x) { return permute(contiguous(permute(x, {0, 2, 3, 4, 1})), {0, 4, 1, 2, 3}); };
+  return {
+      {"aten.max_pool3d_with_indices.default", "overlapping windows, padding, ceil_mode", {noTies({1, 2, 5, 5, 4})},
+       [=](const TensorList& x) {
+         return callOp("aten.max_pool3d_with_indices.default", {x[0], k3, s2, one3, one3, true});
+       }},
+      {"aten.max_pool3d_with_indices.default", "dilation, stride [], 4-d input", {noTies({2, 5, 4, 5})},
+       [](const TensorList& x) {
+         return callOp("aten.max_pool3d_with_indices.default", {x[0], IntList{2, 2, 2}, IntList{}, IntList{0}, IntList{1, 2, 1}});
+       }},
+      {"aten.avg_pool3d.default", "padding, ceil_mode, count_include_pad=False", {real({1, 2, 5, 5, 4})},
+       [=](const TensorList& x) { return one(op1("aten.avg_pool3d.default", {x[0], k3, s2, one3, true, false})); }},
+      {"aten.avg_pool3d.default", "divisor_override, channels-last input", {real({1, 3, 4, 4, 4})},
+       [=](const TensorList& x) {
+         return one(op1("aten.avg_pool3d.default", {channelsLast(x[0]), IntList{2}, one3, IntList{0}, false, true, 5}));
+       }},
+      {"aten._adaptive_avg_pool3d.default", "overlapping windows", {real({2, 2, 5, 4, 7})},
+       [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool3d.default", {x[0], IntList{3, 3, 4}})); }},
+      {"aten._adaptive_avg_pool3d.default", "4-d, upsampling", {real({2, 2, 3, 2})},
+       [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool3d.default", {x[0], IntList{3, 4, 3}})); }},
+  };
+}
+
 }  // namespace
 
 // Long: a table, one case per entry.
@@ -219,7 +245,7 @@ std::vector<GradCase> nnGradCases() {
                  }});
   all.push_back({"aten.adaptive_avg_pool1d.default", "7 to 3", {real({2, 3, 7})},
                  [](const TensorList& x) { return one(op1("aten.adaptive_avg_pool1d.default", {x[0], IntList{3}})); }});
-  for (auto part : {indexingCases, paddingCases, upsampleCases})
+  for (auto part : {indexingCases, paddingCases, upsampleCases, pooling3dCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;
 }

@@ -1,5 +1,6 @@
 // Pooling beyond the oracle fixtures: NaN and -inf windows in max pooling, accumulation of
-// overlapping windows in its backward, out-of-range indices, and integer average pooling.
+// overlapping windows in its backward, out-of-range indices and index -1, and integer average
+// pooling.
 #include <cmath>
 #include <limits>
 
@@ -55,6 +56,16 @@ TEST(PoolingOpsTest, MaxPoolBackwardRejectsOutOfRangeIndices) {
   ASSERT_FALSE(r.kernel.ok());
   EXPECT_EQ(r.kernel.error().code, ErrorCode::InvalidInput);
   EXPECT_EQ(r.kernel.error().message, "max_pool2d_with_indices_backward: index 4 is out of range for an input plane of 2x2");
+}
+
+// Index -1 is skipped, as 1.13 skips it (its backward kernels test for it).
+TEST(PoolingOpsTest, MaxPoolBackwardSkipsMinusOne) {
+  const Tensor x = makeTensor(DType::Float32, {1, 1, 2, 2});
+  const Tensor idx = makeTensor(DType::Int64, {1, 1, 1, 1}, {}, {-1});
+  const Tensor gi = runOp("aten.max_pool2d_with_indices_backward.default",
+                          {makeTensor(DType::Float32, {1, 1, 1, 1}, {}, {5}), x, pair(2, 2), pair(2, 2), pair(0, 0),
+                           pair(1, 1), false, idx});
+  EXPECT_EQ(valuesOf(gi), std::vector<double>(4, 0.0));
 }
 
 // Integer average pooling truncates toward zero; count_include_pad=False divides by the part of
