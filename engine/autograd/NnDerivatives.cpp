@@ -138,6 +138,19 @@ void groupNormDerivative(GradContext& c) {
   if (dx.defined()) c.set(0, castLike(dx, c.tensor(0)));
 }
 
+// im2col and col2im are each other's derivative (both linear).
+void registerSamplingDerivatives() {
+  registerDerivative("aten.im2col.default", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    const SymValues sizes = c.sizes(0);
+    c.set(0, callOp1("aten.col2im.default", {c.grad(), SymValues{sizes[sizes.size() - 2], sizes.back()}, c.arg(1),
+                                             c.arg(2), c.arg(3), c.arg(4)}));
+  });
+  registerDerivative("aten.col2im.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, callOp1("aten.im2col.default", {c.grad(), c.arg(2), c.arg(3), c.arg(4), c.arg(5)}));
+  });
+}
+
 }  // namespace
 
 // Long: one registration per NN op (each a line or a few), a table in code.
@@ -237,6 +250,7 @@ void registerNnDerivatives() {
   });
   registerPaddingDerivatives();
   registerUpsampleDerivatives();
+  registerSamplingDerivatives();
 }
 
 }  // namespace fathom::autograd

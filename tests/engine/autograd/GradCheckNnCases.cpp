@@ -107,6 +107,27 @@ std::vector<GradCase> upsampleCases() {
   return cases;
 }
 
+// im2col / col2im (each the other's gradient).
+std::vector<GradCase> samplingCases() {
+  const IntList k3{3, 3}, d21{2, 1}, p12{1, 2}, s21{2, 1};
+  return {
+      {"aten.im2col.default", "dilation, padding, stride", {real({2, 3, 5, 6})},
+       [=](const TensorList& x) { return one(op1("aten.im2col.default", {x[0], k3, d21, p12, s21})); }},
+      {"aten.im2col.default", "unbatched, transposed input", {real({3, 6, 5})},
+       [](const TensorList& x) {
+         return one(op1("aten.im2col.default", {transpose(x[0], 1, 2), IntList{2, 2}, IntList{1, 1}, IntList{0, 0}, IntList{1, 1}}));
+       }},
+      {"aten.col2im.default", "overlapping blocks", {real({2, 12, 9})},
+       [](const TensorList& x) {
+         return one(op1("aten.col2im.default", {x[0], IntList{5, 5}, IntList{2, 3}, IntList{1, 1}, IntList{1, 1}, IntList{2, 2}}));
+       }},
+      {"aten.col2im.default", "unbatched, dilation", {real({4, 4})},
+       [](const TensorList& x) {
+         return one(op1("aten.col2im.default", {x[0], IntList{4, 5}, IntList{2, 2}, IntList{2, 1}, IntList{0, 0}, IntList{1, 2}}));
+       }},
+  };
+}
+
 }  // namespace
 
 // Long: a table, one case per entry.
@@ -202,7 +223,7 @@ std::vector<GradCase> nnGradCases() {
                  }});
   all.push_back({"aten.adaptive_avg_pool1d.default", "7 to 3", {real({2, 3, 7})},
                  [](const TensorList& x) { return one(op1("aten.adaptive_avg_pool1d.default", {x[0], IntList{3}})); }});
-  for (auto part : {indexingCases, paddingCases, upsampleCases})
+  for (auto part : {indexingCases, paddingCases, upsampleCases, samplingCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;
 }
