@@ -13,4 +13,5 @@ void registerPaddingOps(OpRegistry& registry);       // PaddingOps.cpp
 void registerUpsampleOps(OpRegistry& registry);      // UpsampleOps.cpp
 void registerPooling1dOps(OpRegistry& registry);     // Pooling1dOps.cpp
 void registerFoldOps(OpRegistry& registry);          // FoldOps.cpp
+void registerGridSamplerOps(OpRegistry& registry);   // GridSamplerOps.cpp
 }  // namespace fathom

@@ -1,5 +1,5 @@
 // The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, upsampling,
-// im2col / col2im, each registered from its own file (see NnFamilies.h).
+// im2col / col2im, grid sampling, each registered from its own file (see NnFamilies.h).
 #include "engine/ops/families/NnFamilies.h"
 #include "engine/ops/OpFamilies.h"
 #include "engine/ops/OpRegistry.h"
@@ -16,6 +16,7 @@ void registerNnOps(OpRegistry& registry) {
   registerUpsampleOps(registry);
   registerPooling1dOps(registry);
   registerFoldOps(registry);
+  registerGridSamplerOps(registry);
 }
 
 }  // namespace fathom
