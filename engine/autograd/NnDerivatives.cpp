@@ -180,6 +180,27 @@ void groupNormDerivative(GradContext& c) {
   if (dx.defined()) c.set(0, castLike(dx, c.tensor(0)));
 }
 
+// im2col and col2im are each other's derivative (both linear); grid_sampler_2d's is its fused
+// backward op, asked for the input's gradient only when needed (the grid's always comes back).
+void registerSamplingDerivatives() {
+  registerDerivative("aten.im2col.default", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    const SymValues sizes = c.sizes(0);
+    c.set(0, callOp1("aten.col2im.default", {c.grad(), SymValues{sizes[sizes.size() - 2], sizes.back()}, c.arg(1),
+                                             c.arg(2), c.arg(3), c.arg(4)}));
+  });
+  registerDerivative("aten.col2im.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, callOp1("aten.im2col.default", {c.grad(), c.arg(2), c.arg(3), c.arg(4), c.arg(5)}));
+  });
+  registerDerivative("aten.grid_sampler_2d.default", [](GradContext& c) {
+    if (!c.grad().defined()) return;
+    const Arg mask(Value(ValueList{c.needs(0), c.needs(1)}));
+    auto g = callOp("aten.grid_sampler_2d_backward.default",
+                    {c.grad(), c.tensor(0), c.tensor(1), c.integer(2), c.integer(3), c.flag(4), mask});
+    setFused(c, g, {0, 1});
+  });
+}
+
 }  // namespace
 
 // Long: one registration per NN op (each a line or a few), a table in code.
@@ -257,6 +278,7 @@ void registerNnDerivatives() {
                     {{"attn_mask", c.arg(5)}, {"scale", c.arg(6)}});
     setFused(c, g, {0, 1, 2});
   });
+  registerSamplingDerivatives();
 }
 
 }  // namespace fathom::autograd

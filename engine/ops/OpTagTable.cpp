@@ -259,6 +259,11 @@ constexpr OpTagRow kRows[] = {
     {"aten.upsample_bilinear2d_backward.default", tags(Comp), true},
     {"aten.upsample_bilinear2d.vec", tags(Comp), true},
     {"aten.upsample_bilinear2d_backward.vec", tags(Comp), true},
+    // Core ATen im2col / col2im and grid sampling (item 24): FoldOps.cpp, GridSamplerOps.cpp
+    {"aten.im2col.default", tags(Comp), true},
+    {"aten.col2im.default", tags(Comp), true},
+    {"aten.grid_sampler_2d.default", tags(Comp), true},
+    {"aten.grid_sampler_2d_backward.default", tags(Comp), true},
     // IndexingOps.cpp, GradientOps.cpp
     {"aten.gather.default", tags(Idx), true},
     {"aten.index_select.default", tags(Idx), true},

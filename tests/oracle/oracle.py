@@ -268,7 +268,8 @@ class Cases:
             multi = isinstance(result, (tuple, list))
             outs = list(result) if multi else [result]
             parts.append('"multi":%s' % ("true" if multi else "false"))
-            parts.append('"outputs":[' + ",".join(_meta_text(o, values) for o in outs) + "]")
+            # A result the op leaves out (grid_sampler_2d_backward's grad_input when output_mask says so) is null.
+            parts.append('"outputs":[' + ",".join("null" if o is None else _meta_text(o, values) for o in outs) + "]")
             if mutates:
                 parts.append('"mutated":{' + ",".join(
                     '"%d":%s' % (i, _meta_text(copies[i], values)) for i in mutates) + "}")

@@ -3,7 +3,7 @@
 // im2col turns one sample's group of input channels [cg, h, w] into the matrix
 // cols[cg * kh * kw, oh * ow] whose column p holds the input patch output pixel p sees (zeros
 // for padding), so a convolution becomes weight[og, cg*kh*kw] @ cols; col2im adds such a matrix
-// back into the input positions it was read from.
+// back into the input positions it was read from. im2col / col2im (FoldOps.cpp) run them per sample.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 
 #include "engine/core/Parallel.h"
 #include "engine/ops/layout/ConvolutionLayout.h"
+#include "engine/tensor/DTypeDispatch.h"
 
 namespace fathom {
 
@@ -98,7 +99,8 @@ void im2col(const C* x, const ConvGeometry& g, C* cols, bool parallel) {
               [&](int64_t b, int64_t e) { im2colRows(x, g, cols, b, e); });
 }
 
-// x += col2im(cols): each cols entry adds into the input element it was read from.
+// x += col2im(cols): each cols entry adds into the input element it was read from, row by row as
+// ATen's col2im adds them (a 16-bit float C rounds after every addition, as c10::Half's do).
 template <class C>
 void col2imAdd(const C* cols, const ConvGeometry& g, C* x) {
   const int64_t P = g.p();
@@ -111,7 +113,10 @@ void col2imAdd(const C* cols, const ConvGeometry& g, C* x) {
       const int64_t iy = oy * g.sh - g.ph + ky * g.dh;
       if (iy < 0 || iy >= g.h) continue;
       C* dst = x + (ci * g.h + iy) * g.w;
-      for (int64_t ox = x0; ox < x1; ++ox) dst[ox * g.sw + offX] += src[ox];
+      for (int64_t ox = x0; ox < x1; ++ox) {
+        C& d = dst[ox * g.sw + offX];
+        d = static_cast<C>(static_cast<OpMath<C>>(d) + static_cast<OpMath<C>>(src[ox]));
+      }
     }
   }
 }

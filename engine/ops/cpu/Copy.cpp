@@ -83,6 +83,13 @@ Tensor convertedTo(const Tensor& t, const TensorMeta& target) {
   return out;
 }
 
+Tensor contiguousOf(const Tensor& t) {
+  if (t.isContiguous()) return t;
+  auto c = t.contiguous();
+  if (!c.ok()) throw OpError(c.error().message, c.error().code);
+  return std::move(*c);
+}
+
 namespace {
 
 // c10's names for element types in conversion errors (the C++ type names).

@@ -1,5 +1,6 @@
 // Kernel-side building blocks shared by op families: allocating a tensor for a computed
-// TensorMeta, copying with dtype conversion (ATen's copy_), and filling with a Python number.
+// TensorMeta, copying with dtype conversion (ATen's copy_), reading a tensor contiguous, and
+// filling with a Python number.
 // Copies of large tensors run on parallelFor, split along their slowest-moving dimension.
 #pragma once
 
@@ -21,6 +22,9 @@ void copyStridedInto(const Tensor& dst, const std::byte* src, const IntList& src
 
 // `t` if it already has `target`'s dtype, else a copy laid out as `target` (same sizes).
 Tensor convertedTo(const Tensor& t, const TensorMeta& target);
+
+// `t` if it is contiguous, else a contiguous copy (what a kernel reading t.contiguous() reads).
+Tensor contiguousOf(const Tensor& t);
 
 // Every element of dst set to `value` converted to dst's dtype; a value out of the dtype's range
 // is an error, as Scalar::to<T>() makes it in fill_ ("value cannot be converted to type int8_t

@@ -97,14 +97,8 @@ void checkKernelDtypes(DType input, std::initializer_list<const Tensor*> others,
                    scalarTypeName(t->dtype()));
 }
 
-Tensor contiguousOf(const Value& v) {
-  if (v.isNone()) return Tensor();
-  const Tensor& t = v.as<Tensor>();
-  if (t.isContiguous()) return t;
-  auto c = t.contiguous();
-  if (!c.ok()) throw OpError(c.error().message, c.error().code);
-  return std::move(*c);
-}
+// An optional tensor argument read contiguous (an undefined tensor for None).
+Tensor contiguousOf(const Value& v) { return v.isNone() ? Tensor() : fathom::contiguousOf(v.as<Tensor>()); }
 
 ValueList forwardKernel(const ValueList& args) {
   const LayerNormLayout l = forwardLayout(metaArgs(args));

@@ -14,4 +14,6 @@ void registerPaddingOps(OpRegistry& registry);       // PaddingOps.cpp
 void registerUpsampleOps(OpRegistry& registry);      // UpsampleOps.cpp
 void registerPooling1dOps(OpRegistry& registry);     // Pooling1dOps.cpp
 void registerAttentionOps(OpRegistry& registry);     // AttentionOps.cpp (torch 2.x's CPU flash attention)
+void registerFoldOps(OpRegistry& registry);          // FoldOps.cpp
+void registerGridSamplerOps(OpRegistry& registry);   // GridSamplerOps.cpp
 }  // namespace fathom

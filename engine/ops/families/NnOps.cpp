@@ -1,5 +1,5 @@
-// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, upsampling, attention, each registered
-// from its own file (see NnFamilies.h).
+// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, upsampling,
+// im2col / col2im, grid sampling, attention, each registered from its own file (see NnFamilies.h).
 #include "engine/ops/families/NnFamilies.h"
 #include "engine/ops/OpFamilies.h"
 #include "engine/ops/OpRegistry.h"
@@ -17,6 +17,8 @@ void registerNnOps(OpRegistry& registry) {
   registerUpsampleOps(registry);
   registerPooling1dOps(registry);
   registerAttentionOps(registry);
+  registerFoldOps(registry);
+  registerGridSamplerOps(registry);
 }
 
 }  // namespace fathom

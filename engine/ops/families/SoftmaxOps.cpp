@@ -30,13 +30,6 @@ namespace {
 
 bool hasSoftmaxKernel(DType t) { return t == DType::Float32 || t == DType::Float64 || t == DType::BFloat16; }
 
-Tensor contiguousOf(const Tensor& t) {
-  if (t.isContiguous()) return t;
-  auto c = t.contiguous();
-  if (!c.ok()) throw OpError(c.error().message, c.error().code);
-  return std::move(*c);
-}
-
 // The output tensor as 1.13's softmax backward kernel reads it (see the quirk above).
 Tensor backwardOutputAsRead(const Tensor& output, bool log) {
   if (log || output.isContiguous() || !isDenseLayout(output.meta())) return contiguousOf(output);

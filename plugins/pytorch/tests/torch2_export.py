@@ -9,7 +9,7 @@ Writes OUT_DIR/NAME.fathom.json (+ .bin) for:
   the dumps (weights, recorded activations and gradients) are small enough to carry back;
 - one of them, shufflenet_v2_x0_5, through torch.compile with fathom_torch.backend;
 - HuggingFace BERT and GPT-2 built from small configs (no downloads) through capture_aot and
-  through torch.compile.
+  through torch.compile, static and dynamic=True.
 --zoo also exports every zoo.py model (1000 classes, as zoo.py) into a scratch folder, keeping
 only whether and how fast each export worked. OUT_DIR/summary.json holds the torch, torchvision
 and transformers versions and, per export, its time or its error in one line. Exit 0 when every
@@ -69,13 +69,13 @@ def export(name, fn, results):
     print(name, results[name], flush=True)
 
 
-def compiled_export(module, inputs, path):
+def compiled_export(module, inputs, path, dynamic=None):
     """torch.compile(module, backend=fathom_torch.backend(path)), one forward and backward."""
     import torch
 
     import fathom_torch
     torch._dynamo.reset()
-    f = torch.compile(module, backend=fathom_torch.backend(path))
+    f = torch.compile(module, backend=fathom_torch.backend(path), dynamic=dynamic)
     f(*inputs).sum().backward()
     if not os.path.exists(path):
         raise RuntimeError("the backend wrote no dump")
@@ -120,6 +120,9 @@ def main(argv):
                results)
         export(f"{name}_compile", lambda: compiled_export(module, (ids,), os.path.join(out, f"{name}_compile.fathom.json")),
                results)
+        # dynamic=True: symbolic sizes, and a backward that takes saved SymInts first
+        export(f"{name}_dynamic", lambda: compiled_export(module, (ids,), os.path.join(out, f"{name}_dynamic.fathom.json"),
+                                                          dynamic=True), results)
     if "--zoo" in argv:
         scratch = tempfile.mkdtemp(prefix="fathom-zoo2-")
         try:

@@ -1,6 +1,6 @@
 // Gradient-check cases for the neural-network and indexing ops (NnDerivatives.cpp,
 // IndexingDerivatives.cpp): weights and biases are differentiated with the input; indices
-// repeat, so scattered gradients must add up.
+// repeat, so scattered gradients must add up; grids are differentiated with the sampled input.
 #include "engine/core/Random.h"
 #include "tests/engine/autograd/GradCheck.h"
 
@@ -130,6 +130,37 @@ std::vector<GradCase> pooling3dCases() {
        [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool3d.default", {x[0], IntList{3, 3, 4}})); }},
       {"aten._adaptive_avg_pool3d.default", "4-d, upsampling", {real({2, 2, 3, 2})},
        [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool3d.default", {x[0], IntList{3, 4, 3}})); }},
+// im2col / col2im (each the other's gradient) and grid_sampler_2d (input and grid; grid values
+// past [-1, 1], so padding matters).
+std::vector<GradCase> samplingCases() {
+  const IntList k3{3, 3}, d21{2, 1}, p12{1, 2}, s21{2, 1};
+  const std::string gs = "aten.grid_sampler_2d.default";
+  auto grid = [gs](int64_t interp, int64_t padding, bool align, bool transposeGrid) {
+    return [=](const TensorList& x) {
+      return one(op1(gs, {x[0], transposeGrid ? transpose(x[1], 1, 2) : x[1], interp, padding, align}));
+    };
+  };
+  return {
+      {"aten.im2col.default", "dilation, padding, stride", {real({2, 3, 5, 6})},
+       [=](const TensorList& x) { return one(op1("aten.im2col.default", {x[0], k3, d21, p12, s21})); }},
+      {"aten.im2col.default", "unbatched, transposed input", {real({3, 6, 5})},
+       [](const TensorList& x) {
+         return one(op1("aten.im2col.default", {transpose(x[0], 1, 2), IntList{2, 2}, IntList{1, 1}, IntList{0, 0}, IntList{1, 1}}));
+       }},
+      {"aten.col2im.default", "overlapping blocks", {real({2, 12, 9})},
+       [](const TensorList& x) {
+         return one(op1("aten.col2im.default", {x[0], IntList{5, 5}, IntList{2, 3}, IntList{1, 1}, IntList{1, 1}, IntList{2, 2}}));
+       }},
+      {"aten.col2im.default", "unbatched, dilation", {real({4, 4})},
+       [](const TensorList& x) {
+         return one(op1("aten.col2im.default", {x[0], IntList{4, 5}, IntList{2, 2}, IntList{2, 1}, IntList{0, 0}, IntList{1, 2}}));
+       }},
+      {gs, "bilinear, zeros", {real({2, 3, 4, 5}), real({2, 3, 4, 2}, -1.2, 1.2, 1)}, grid(0, 0, false, false)},
+      {gs, "bilinear, reflection, align_corners, transposed grid", {real({1, 2, 4, 5}), real({1, 4, 3, 2}, -1.6, 1.6, 2)},
+       grid(0, 2, true, true)},
+      {gs, "nearest, border", {real({1, 2, 4, 5}), real({1, 3, 4, 2}, -1.2, 1.2, 3)}, grid(1, 1, false, false)},
+      {gs, "bicubic, zeros, align_corners", {real({1, 2, 4, 5}), real({1, 3, 4, 2}, -1.2, 1.2, 4)}, grid(2, 0, true, false)},
+      {gs, "bicubic, border", {real({1, 2, 4, 5}), real({1, 3, 4, 2}, -1.2, 1.2, 5)}, grid(2, 1, false, false)},
   };
 }
 
@@ -245,7 +276,7 @@ std::vector<GradCase> nnGradCases() {
                  }});
   all.push_back({"aten.adaptive_avg_pool1d.default", "7 to 3", {real({2, 3, 7})},
                  [](const TensorList& x) { return one(op1("aten.adaptive_avg_pool1d.default", {x[0], IntList{3}})); }});
-  for (auto part : {indexingCases, paddingCases, upsampleCases, pooling3dCases})
+  for (auto part : {indexingCases, paddingCases, upsampleCases, pooling3dCases, samplingCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;
 }
