@@ -130,6 +130,9 @@ std::vector<GradCase> pooling3dCases() {
        [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool3d.default", {x[0], IntList{3, 3, 4}})); }},
       {"aten._adaptive_avg_pool3d.default", "4-d, upsampling", {real({2, 2, 3, 2})},
        [](const TensorList& x) { return one(op1("aten._adaptive_avg_pool3d.default", {x[0], IntList{3, 4, 3}})); }},
+  };
+}
+
 // im2col / col2im (each the other's gradient) and grid_sampler_2d (input and grid; grid values
 // past [-1, 1], so padding matters).
 std::vector<GradCase> samplingCases() {
