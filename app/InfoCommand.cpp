@@ -45,6 +45,7 @@ GraphSummary summarize(const Graph& g) {
 uint64_t inputBytes(const std::vector<ExampleInput>& inputs) {
   uint64_t total = 0;
   for (const auto& in : inputs) {
+    if (in.integer) continue;  // a SymInt placeholder's number
     IntList sizes, strides;
     for (const auto& s : in.meta.sizes) sizes.push_back(s.hint());
     for (const auto& s : in.meta.strides) strides.push_back(s.hint());
@@ -60,6 +61,7 @@ Json placeholdersJson(const Graph& g) {
     const Node& n = g.node(r);
     Json j = {{"name", n.name}};
     if (auto* m = n.val.tryAs<TensorMeta>()) j.update(tensorMetaJson(*m));
+    else if (n.val.isInt()) j["symint"] = n.val.as<SymInt>().str();  // a size input (torch 2.x's dynamic graphs)
     out.push_back(std::move(j));
   }
   return out;
@@ -69,6 +71,11 @@ Json exampleInputsJson(const std::vector<ExampleInput>& inputs) {
   Json out = Json::array();
   for (const auto& in : inputs) {
     Json j = {{"name", in.name}};
+    if (in.integer) {
+      j["int"] = *in.integer;
+      out.push_back(std::move(j));
+      continue;
+    }
     j.update(tensorMetaJson(in.meta));
     if (in.seed) {
       j["seed"] = *in.seed;
@@ -132,16 +139,20 @@ void printInfoText(const Dump& dump, const std::string& path) {
       if (auto* m = n.val.tryAs<TensorMeta>())
         std::cout << "  " << dtypeName(m->dtype) << " sizes " << intListText(m->sizes) << " strides "
                   << intListText(m->strides) << (m->storageOffset.hint() ? " offset " + m->storageOffset.str() : "");
+      else if (n.val.isInt())
+        std::cout << "  SymInt " << n.val.as<SymInt>().str();
       std::cout << "\n";
     }
     if (const auto* inputs = dump.inputsFor(name)) {
-      size_t seeded = 0, inFile = 0;
+      size_t seeded = 0, inFile = 0, integers = 0;
       for (const auto& in : *inputs) {
         seeded += in.seed ? 1 : 0;
         inFile += in.file.present() ? 1 : 0;
+        integers += in.integer ? 1 : 0;
       }
       std::cout << "    example inputs: " << inputs->size() << " (" << seeded << " seeded, "
-                << inputs->size() - seeded - inFile << " inline" << (inFile ? ", " + std::to_string(inFile) + " in a side file" : "")
+                << inputs->size() - seeded - inFile - integers << " inline" << (inFile ? ", " + std::to_string(inFile) + " in a side file" : "")
+                << (integers ? ", " + std::to_string(integers) + " SymInt values" : "")
                 << "), " << humanBytes(inputBytes(*inputs)) << "\n";
     }
     if (const auto* outputs = dump.outputsFor(name))

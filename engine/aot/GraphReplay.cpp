@@ -53,7 +53,7 @@ int64_t concrete(const SymValue& s, const Node& n) {
 
 }  // namespace
 
-Result<std::vector<Tensor>> replayGraph(const Graph& graph, const std::vector<Tensor>& inputs) {
+Result<std::vector<Tensor>> replayGraph(const Graph& graph, const std::vector<ReplayInput>& inputs) {
   return frontend::catchErrors([&] {
     std::vector<Produced> env(graph.size());
     size_t nextInput = 0;
@@ -62,7 +62,9 @@ Result<std::vector<Tensor>> replayGraph(const Graph& graph, const std::vector<Te
       const Node& n = graph.nodes()[i];
       if (n.kind == NodeKind::Placeholder) {
         if (nextInput >= inputs.size()) failAt(n, "more placeholders than inputs");
-        env[i] = inputs[nextInput++];
+        const ReplayInput& in = inputs[nextInput++];
+        if (auto* t = std::get_if<Tensor>(&in)) env[i] = *t;
+        else env[i] = SymValue(std::get<int64_t>(in));
         continue;
       }
       if (n.kind == NodeKind::Output) {

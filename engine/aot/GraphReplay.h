@@ -5,6 +5,8 @@
 // autograd reference.
 #pragma once
 
+#include <cstdint>
+#include <variant>
 #include <vector>
 
 #include "engine/core/Result.h"
@@ -13,7 +15,10 @@
 
 namespace fathom::aot {
 
+// One input: a tensor, or a size for a SymInt placeholder (torch 2.x's dynamic graphs).
+using ReplayInput = std::variant<frontend::Tensor, int64_t>;
+
 // The graph's outputs (tensors; a None output is an undefined tensor). Errors name the node.
-Result<std::vector<frontend::Tensor>> replayGraph(const Graph& graph, const std::vector<frontend::Tensor>& inputs);
+Result<std::vector<frontend::Tensor>> replayGraph(const Graph& graph, const std::vector<ReplayInput>& inputs);
 
 }  // namespace fathom::aot

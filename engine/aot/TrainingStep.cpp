@@ -165,9 +165,13 @@ Result<TrainingStep> runReplayedStep(const Graph& joint, const Graph& forward, c
                               "forward of the joint");
   FATHOM_TRY(jointForward);
   return frontend::catchErrors([&] {
-    std::vector<frontend::Tensor> in;
+    std::vector<ReplayInput> in;
     autograd::TensorList leaves;
     for (size_t i = 0; i < primals.size(); ++i) {
+      if (primals[i].isInt()) {  // a size input (torch 2.x's dynamic graphs)
+        in.emplace_back(primals[i].as<SymInt>().hint());
+        continue;
+      }
       frontend::Tensor t = frontend::Tensor::eager(primals[i].as<Tensor>());
       if (i < info.gradInputs.size() && !info.gradInputs[i].empty()) {
         autograd::setRequiresGrad(t, true, info.gradInputs[i]);

@@ -82,8 +82,11 @@ void checkInputsMatch(const Graph& g, const std::vector<ExampleInput>& inputs, c
   for (size_t i = 0; i < ph.size(); ++i) {
     const Node& n = g.node(ph[i]);
     auto* m = n.val.tryAs<TensorMeta>();
-    if (!m) continue;
     const Ptr p = child(ptr, i);
+    if (n.val.isInt() && !inputs[i].integer)
+      fail(p, "%" + n.name + " is a SymInt (" + n.val.as<SymInt>().str() + "): its input is {\"name\", \"int\"}");
+    if (m && inputs[i].integer) fail(child(p, "int"), "an integer input for tensor placeholder %" + n.name);
+    if (!m) continue;
     const bool recorded = !inputs[i].seed.has_value();
     if (m->dtype != inputs[i].meta.dtype && !recorded)
       fail(child(p, "dtype"), "input dtype " + std::string(dtypeName(inputs[i].meta.dtype)) + " does not match %" + n.name + " (" + std::string(dtypeName(m->dtype)) + ")");

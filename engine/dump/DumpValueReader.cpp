@@ -286,6 +286,14 @@ DataFile readDataFile(const json& j, const Ptr& ptr, const SideFileRoot& root, c
 
 ExampleInput readExampleInput(const json& j, const Ptr& ptr, const SideFileRoot& root, bool recorded) {
   ExampleInput in;
+  if (!recorded && j.is_object() && j.contains("int")) {  // a SymInt placeholder's value
+    onlyKeys(j, ptr, {"name", "int"});
+    in.name = requireString(requireKey(j, ptr, "name"), child(ptr, "name"));
+    const json& v = j["int"];
+    if (!v.is_number_integer()) fail(child(ptr, "int"), std::string("expected an integer but found ") + typeName(v));
+    in.integer = v.get<int64_t>();
+    return in;
+  }
   in.meta = readTensorMeta(j, ptr, {"name", "dtype", "sizes", "strides", "offset", "device", "requires_grad", "seed", "range", "data", "file", "file_offset"});
   in.name = requireString(requireKey(j, ptr, "name"), child(ptr, "name"));
   for (const auto& s : in.meta.sizes)

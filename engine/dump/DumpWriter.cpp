@@ -103,6 +103,10 @@ json nodeJson(const Graph& g, const Node& n) {
 json inputJson(const ExampleInput& in) {
   json j = json::object();
   j["name"] = in.name;
+  if (in.integer) {
+    j["int"] = *in.integer;
+    return j;
+  }
   // Named: items() of a temporary would dangle (range-for extends only the proxy's lifetime).
   const json meta = tensorMetaJson(in.meta);
   for (const auto& [k, v] : meta.items()) j[k] = v;

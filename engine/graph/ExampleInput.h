@@ -27,6 +27,9 @@ struct DataFile {
 // [0, 10); bools fair coins), inline values in row-major logical order, or the same values as
 // raw little-endian bytes in a side file next to the dump (what the PyTorch exporter writes for
 // anything larger than a few elements).
+//
+// A SymInt placeholder (torch 2.x's dynamic graphs take sizes as inputs) has an `integer` instead,
+// and no layout: `meta` is unused.
 struct ExampleInput {
   std::string name;
   TensorMeta meta;
@@ -34,6 +37,7 @@ struct ExampleInput {
   std::optional<std::pair<double, double>> range;
   std::vector<double> data;
   DataFile file;  // set when the values are in a side file
+  std::optional<int64_t> integer;  // the value of a SymInt placeholder
 };
 
 }  // namespace fathom

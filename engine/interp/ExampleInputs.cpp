@@ -66,6 +66,7 @@ Status fillFromFile(Tensor& t, const ExampleInput& in) {
 }  // namespace
 
 Result<Tensor> materializeInput(const ExampleInput& in) {
+  if (in.integer) return invalidInput("input '" + in.name + "' is an integer (a SymInt placeholder's), not a tensor");
   auto t = Tensor::fromMeta(in.meta);
   if (!t.ok()) return t.error().within("input '" + in.name + "'");
   if (in.file.present()) {
@@ -84,6 +85,10 @@ Result<ValueList> materializeInputs(const std::vector<ExampleInput>& inputs, std
   for (size_t i = 0; i < inputs.size(); ++i) {
     // Only a reseeded input is copied (inline values can be large: a minifier's cut values).
     const ExampleInput* in = &inputs[i];
+    if (in->integer) {  // a SymInt placeholder: its number
+      out.push_back(Value(SymInt(*in->integer)));
+      continue;
+    }
     ExampleInput reseeded;
     if (in->seed && seedOverride) {
       reseeded = *in;
@@ -101,11 +106,21 @@ Result<std::vector<ExampleInput>> inputsFromPlaceholders(const Graph& graph, uin
   std::vector<ExampleInput> out;
   for (NodeRef r : graph.placeholders()) {
     const Node& n = graph.node(r);
-    auto* m = n.val.tryAs<TensorMeta>();
-    if (!m) return invalidInput("placeholder has no tensor meta to draw an example input from", "%" + n.name);
     ExampleInput in;
     in.name = n.name;
-    in.meta = *m;
+    if (n.val.isInt()) {  // a SymInt placeholder takes its traced value
+      in.integer = n.val.as<SymInt>().hint();
+      out.push_back(std::move(in));
+      continue;
+    }
+    auto* m = n.val.tryAs<TensorMeta>();
+    if (!m) return invalidInput("placeholder has no tensor meta to draw an example input from", "%" + n.name);
+    // Symbolic sizes are drawn at their hints (the sizes the trace saw).
+    TensorMeta concrete = *m;
+    for (auto* list : {&concrete.sizes, &concrete.strides})
+      for (auto& s : *list) s = SymInt(s.hint());
+    concrete.storageOffset = SymInt(concrete.storageOffset.hint());
+    in.meta = concrete;
     in.seed = seed + out.size();
     out.push_back(std::move(in));
   }
@@ -139,15 +154,24 @@ Result<std::vector<ExampleInput>> resizeInputs(const Graph& g, std::vector<Examp
   const auto placeholders = g.placeholders();
   for (size_t i = 0; i < placeholders.size() && i < inputs.size(); ++i) {
     const Node& n = g.node(placeholders[i]);
-    const auto* m = n.val.tryAs<TensorMeta>();
-    if (!m) continue;
-    IntList sizes;
-    for (const auto& s : m->sizes) {
-      auto v = sym::evaluate(sym::exprOf(s), [&](int32_t index) -> std::optional<int64_t> {
+    auto valueOf = [&](const SymInt& s) {
+      return sym::evaluate(sym::exprOf(s), [&](int32_t index) -> std::optional<int64_t> {
         auto it = symbols.find(sym::symbolName(index));
         if (it == symbols.end()) return std::nullopt;
         return it->second;
       });
+    };
+    if (n.val.isInt() && inputs[i].integer) {  // a SymInt placeholder: its new value
+      auto v = valueOf(n.val.as<SymInt>());
+      if (!v.ok()) return invalidInput("%" + n.name + " is " + n.val.as<SymInt>().str() + ", which needs a value for every symbol in it");
+      inputs[i].integer = *v;
+      continue;
+    }
+    const auto* m = n.val.tryAs<TensorMeta>();
+    if (!m) continue;
+    IntList sizes;
+    for (const auto& s : m->sizes) {
+      auto v = valueOf(s);
       if (!v.ok()) return invalidInput("%" + n.name + " has size " + s.str() + ", which needs a value for every symbol in it");
       sizes.push_back(*v);
     }

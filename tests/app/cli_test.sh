@@ -21,8 +21,8 @@ for f in "${dumps[@]}"; do
     expect_jq '[.graphs[] | (.nodes | type == "number") and (.ops | type == "object") and (.inputs | type == "array")] | all' \
       "$T/info.json" "info --json $f: each graph has nodes, ops, inputs"
     expect_jq '[.graphs[] | ([.ops[]] | add // 0) == .calls] | all' "$T/info.json" "info --json $f: op counts add up to the calls"
-    expect_jq '[.graphs[] | .inputs[] | has("name") and has("dtype") and has("sizes") and has("strides")] | all' \
-      "$T/info.json" "info --json $f: inputs have name, dtype, sizes, strides"
+    expect_jq '[.graphs[] | .inputs[] | has("name") and ((has("dtype") and has("sizes") and has("strides")) or has("symint"))] | all' \
+      "$T/info.json" "info --json $f: inputs have name, dtype, sizes, strides (a size input: symint)"
   fi
   for g in $(jq -r '.graphs | keys_unsorted[]' "$T/info.json"); do
     nodes=$(jq ".graphs[\"$g\"].nodes" "$T/info.json")
@@ -201,6 +201,16 @@ checks=$((checks + 1)); "$FATHOM" check "$TS" --all --json >"$T/out" 2>"$T/err";
 [ "$rc" -eq 1 ] || fail "check $TS: exit $rc, expected 1 (torch 2.11's fake logsumexp dtype is wrong for float64)"
 expect_jq '[.mismatches[] | select(.origin) | [.node, .field, .expected, .actual]] | unique == [["_scaled_dot_product_flash_attention_for_cpu_6", "[1] dtype", "float32", "float64"], ["getitem_13", "dtype", "float32", "float64"]]' \
   "$T/out" "check $TS: the float64 logsumexp's dtype is the only lie"
+# torch 2.11's torch.compile(dynamic=True): sizes are graph inputs ({"name", "int"}), and the
+# backward takes its saved SymInts first, which Fathom hands over by name.
+TD=tests/data/torch2-dynamic.fathom.json
+for g in forward_1 backward_1; do
+  ok run "$TD" --graph "$g" --json && expect_jq '.recorded.compared > 5 and .recorded.mismatches == 0' "$T/out" "run $TD --graph $g: matches PyTorch"
+done
+ok info "$TD" && grep -q "%primals_3  SymInt s0" "$T/out" || fail "info $TD: a size placeholder shows its symbol"
+ok run "$TD" --backend aot_eager --json && expect_jq '.match' "$T/out" "run $TD --backend aot_eager: SymInt inputs and saved SymInts"
+ok check "$TD" --json && expect_jq '.mismatches == [] and (.graphs | length) == 3' "$T/out" "check $TD: the training step is clean"
+ok check "$TD" --sizes s0=3,s1=7 --json && expect_jq '.mismatches == []' "$T/out" "check $TD --sizes: the size inputs follow the symbols"
 # A copy without its side file: refused at load, naming the missing file.
 cp "$TM" "$T/alone.fathom.json"
 usage_error "side file '$T/torch-mlp-aot.fathom.bin' does not exist" info "$T/alone.fathom.json"

@@ -329,10 +329,13 @@ class SymbolTable:
                     entry["reason"] = frame[2]
             entry["count"] = 1
             guards[text] = entry
-        # Symbols the ShapeEnv made that no value mentioned: declare them too, in creation order.
-        var_to_val = getattr(env, "var_to_val", None) or {}
+        # Symbols the ShapeEnv made that no value mentioned: declare them too, in creation order;
+        # not torch 2.x's float symbols (zf0, ...: a SymFloat such as layer_norm's eps), which are
+        # no sizes.
+        var_to_val = getattr(env, "backed_var_to_val", None) or getattr(env, "var_to_val", None) or {}
         for sym in var_to_val:
-            self.name(sym)
+            if getattr(sym, "is_integer", True) is not False and not str(sym).startswith("zf"):
+                self.name(sym)
         replacements = {}
         raw = dict(getattr(env, "replacements", None) or {})
         for sym, expr in raw.items():

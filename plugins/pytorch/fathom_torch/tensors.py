@@ -178,7 +178,10 @@ class SideFile:
 
 
 def entry(name, rec, inline_limit, side):
-    """The dump's example-input / recorded-output object for one TensorRecord."""
+    """The dump's example-input / recorded-output object for one TensorRecord (or, for a SymInt
+    placeholder's input, an int)."""
+    if type(rec) is int:
+        return {"name": name, "int": rec}
     out = {"name": name, "dtype": rec.dtype, "sizes": rec.sizes, "strides": rec.strides, "offset": rec.offset}
     if rec.numel <= inline_limit:
         data = rec.data

@@ -207,8 +207,9 @@ class DumpWriter:
                 recs.append(value)
             elif isinstance(value, torch.Tensor):
                 recs.append(self._record(value, f"{name} input '{node.name}'", snapshot))
+            elif type(value) is int or type(value).__name__ == "SymInt":
+                recs.append(int(value))  # a size input of a torch 2.x dynamic graph: {"name", "int"}
             else:
-                # e.g. a SymInt input of a torch 2.x dynamic graph: the format's inputs are tensors.
                 warnings.warn(f"fathom_torch: graph '{name}' input '{node.name}' is a "
                               f"{type(value).__name__}, not a tensor; writing no inputs for this graph",
                               stacklevel=3)

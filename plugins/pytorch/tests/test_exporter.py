@@ -359,17 +359,24 @@ class GraphShapeTest(TmpDirTest):
 
 
 class NonTensorInputTest(TmpDirTest):
-    def test_non_tensor_input_drops_inputs(self):
+    def _mul_graph(self):
         g = torch.fx.Graph()
         x = g.placeholder("x")
         n = g.placeholder("n")
         g.output(g.create_node("call_function", torch.ops.aten.mul.Tensor, (x, n), name="mul"))
-        gm = torch.fx.GraphModule(nn.Module(), g)
+        return torch.fx.GraphModule(nn.Module(), g)
+
+    def test_int_input_is_written(self):
+        # a size input of a torch 2.x dynamic graph
+        doc = load(fathom_torch.export_graph_module(self._mul_graph(), self.path(), (torch.ones(2), 3)))
+        self.assertEqual(doc["inputs"]["forward"][1], {"name": "n", "int": 3})
+
+    def test_other_non_tensor_input_drops_inputs(self):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            doc = load(fathom_torch.export_graph_module(gm, self.path(), (torch.ones(2), 3)))
+            doc = load(fathom_torch.export_graph_module(self._mul_graph(), self.path(), (torch.ones(2), 2.5)))
         self.assertNotIn("inputs", doc)
-        self.assertTrue(any("not a tensor" in str(w.message) for w in caught))
+        self.assertTrue(any("float, not a tensor" in str(w.message) for w in caught))
 
 
 class BackendTest(unittest.TestCase):

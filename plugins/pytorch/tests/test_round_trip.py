@@ -256,6 +256,22 @@ class SymbolicAndOpaqueTest(unittest.TestCase):
             self.assertTrue(all(m["field"] == "strides" for m in origins.values()), origins)
             self.assert_all_ok(fathom_json("run", path))  # Fathom's kernels do what PyTorch's real ones do
 
+    def test_size_input(self):
+        # torch 2.x's dynamic graphs take sizes as inputs: the dump writes {"name", "int"} for them.
+        g = torch.fx.Graph()
+        x, n = g.placeholder("x"), g.placeholder("n")
+        view = g.call_function(torch.ops.aten.view.default, (x, [n, -1]))
+        g.output([view])
+        x.meta["val"], n.meta["val"], view.meta["val"] = torch.empty(6, 2), 3, torch.empty(3, 4)
+        gm = torch.fx.GraphModule(torch.nn.Module(), g)
+        with tempfile.TemporaryDirectory() as d:
+            path = fathom_torch.export_graph_module(gm, os.path.join(d, "n.fathom.json"), (torch.randn(6, 2), 3))
+            self.assertEqual(dumputil.load(path)["inputs"]["forward"][1], {"name": "n", "int": 3})
+            self.assert_all_ok(fathom_json("run", path))
+            self.assertEqual(fathom_json("check", path)["mismatches"], [])
+            info = fathom_json("info", path)
+            self.assertEqual(info["graphs"]["forward"]["example_inputs"][1], {"name": "n", "int": 3})
+
     def test_sliced_input_symbolic_export(self):
         # The input is a slice: torch 1.13 gives its placeholder symbolic strides and offset, and its
         # symbolic transpose drops the offset. Symbols seen only in strides and the offset must bind

@@ -176,9 +176,14 @@ def stages_row(binary, dump, row):
         return row
     info = json.loads(p.stdout)
     row["load"] = "ok"
-    row["nodes"] = {name: g.get("nodes") for name, g in info.get("graphs", {}).items()}
-    row["forward"] = run_stage(binary, dump, "forward")
-    row["backward"] = run_stage(binary, dump, "backward")
+    graphs = list(info.get("graphs", {}))
+    # AOT dumps name them forward/backward; a torch.compile dump's first graph with a backward
+    # may be forward_1/backward_1 (its partition section names them).
+    named = {kind: next((g for g in graphs if g == kind or g.startswith(kind + "_")), kind)
+             for kind in ("forward", "backward")}
+    row["nodes"] = {kind: info["graphs"].get(name, {}).get("nodes") for kind, name in named.items()}
+    row["forward"] = run_stage(binary, dump, named["forward"])
+    row["backward"] = run_stage(binary, dump, named["backward"])
     row["check"] = check_stage(binary, dump)
     row["step"] = step_stage(binary, dump)
     return row

@@ -93,6 +93,22 @@ TEST(DumpReaderErrorsTest, InputsMustMatchPlaceholders) {
   EXPECT_EQ(errorOf(recorded), "ok");
 }
 
+// A size placeholder (torch 2.x's dynamic graphs take sizes as inputs) has {"name", "int"}.
+TEST(DumpReaderErrorsTest, SizeInputsAreIntegers) {
+  const std::string n = R"({"name": "n", "kind": "placeholder", "meta": {"val": 3}})";
+  auto dumpWith = [&](const std::string& inputs) {
+    return R"({"format": "fathom-dump", "version": 1, "graphs": {"forward": {"nodes": [)" + kX + "," + n + "," + kOut +
+           R"(]}}, "inputs": {"forward": [)" + inputs + "]}}";
+  };
+  const std::string x = R"({"name": "x", "dtype": "float32", "sizes": [2, 3], "seed": 1})";
+  EXPECT_EQ(errorOf(dumpWith(x + R"(, {"name": "n", "int": 3})")), "ok");
+  EXPECT_EQ(errorOf(dumpWith(x + "," + x)), R"(f.json: /inputs/forward/1: %n is a SymInt (3): its input is {"name", "int"})");
+  EXPECT_EQ(errorOf(dumpWith(R"({"name": "x", "int": 3}, {"name": "n", "int": 3})")),
+            "f.json: /inputs/forward/0/int: an integer input for tensor placeholder %x");
+  EXPECT_EQ(errorOf(dumpWith(x + R"(, {"name": "n", "int": 2.5})")), "f.json: /inputs/forward/1/int: expected an integer but found a number");
+  EXPECT_EQ(errorOf(dumpWith(x + R"(, {"name": "n", "int": 3, "seed": 1})")).find("f.json: /inputs/forward/1"), 0u);
+}
+
 // Inline input data takes the floats JSON cannot write as {"float": "nan" | "inf" | "-inf"}.
 TEST(DumpReaderErrorsTest, InlineDataTakesNonFiniteFloats) {
   auto withData = [](const std::string& data) {
