@@ -239,6 +239,11 @@ constexpr OpTagRow kRows[] = {
     // Core ATen 1-d pooling (item 24): Pooling1dOps.cpp
     {"aten.avg_pool1d.default", tags(Comp), true},
     {"aten.adaptive_avg_pool1d.default", tags(Comp), true},
+    // Core ATen pairwise distances: DistanceOps.cpp
+    {"aten._cdist_forward.default", tags(Comp), true},
+    {"aten._cdist_backward.default", tags(Comp), true},
+    {"aten._pdist_forward.default", tags(Comp), true},
+    {"aten._pdist_backward.default", tags(Comp), true},
     // Core ATen upsampling (item 24): UpsampleOps.cpp
     {"aten.upsample_nearest2d.default", tags(Comp), true},
     {"aten.upsample_nearest2d_backward.default", tags(Comp), true},

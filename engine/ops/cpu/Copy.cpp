@@ -83,6 +83,16 @@ Tensor convertedTo(const Tensor& t, const TensorMeta& target) {
   return out;
 }
 
+Tensor contiguousTensor(const Tensor& t) {
+  if (t.isContiguous()) return t;
+  TensorMeta m = t.meta();
+  m.strides = contiguousStrides(m.sizes);
+  m.storageOffset = 0;
+  Tensor out = allocateTensor(m);
+  copyInto(out, t);
+  return out;
+}
+
 namespace {
 
 // c10's names for element types in conversion errors (the C++ type names).

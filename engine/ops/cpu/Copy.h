@@ -22,6 +22,9 @@ void copyStridedInto(const Tensor& dst, const std::byte* src, const IntList& src
 // `t` if it already has `target`'s dtype, else a copy laid out as `target` (same sizes).
 Tensor convertedTo(const Tensor& t, const TensorMeta& target);
 
+// `t` if it is contiguous, else a contiguous copy (ATen's t.contiguous()).
+Tensor contiguousTensor(const Tensor& t);
+
 // Every element of dst set to `value` converted to dst's dtype; a value out of the dtype's range
 // is an error, as Scalar::to<T>() makes it in fill_ ("value cannot be converted to type int8_t
 // without overflow"). Bool takes any value (nonzero is true); unsigned types let negative

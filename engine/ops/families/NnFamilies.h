@@ -12,4 +12,5 @@ void registerDropoutOps(OpRegistry& registry);       // DropoutOps.cpp
 void registerPaddingOps(OpRegistry& registry);       // PaddingOps.cpp
 void registerUpsampleOps(OpRegistry& registry);      // UpsampleOps.cpp
 void registerPooling1dOps(OpRegistry& registry);     // Pooling1dOps.cpp
+void registerDistanceOps(OpRegistry& registry);      // DistanceOps.cpp: cdist, pdist and their backward
 }  // namespace fathom

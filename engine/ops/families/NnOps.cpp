@@ -1,5 +1,5 @@
-// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, upsampling, each registered
-// from its own file (see NnFamilies.h).
+// The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, upsampling,
+// pairwise distances, each registered from its own file (see NnFamilies.h).
 #include "engine/ops/families/NnFamilies.h"
 #include "engine/ops/OpFamilies.h"
 #include "engine/ops/OpRegistry.h"
@@ -15,6 +15,7 @@ void registerNnOps(OpRegistry& registry) {
   registerPaddingOps(registry);
   registerUpsampleOps(registry);
   registerPooling1dOps(registry);
+  registerDistanceOps(registry);
 }
 
 }  // namespace fathom

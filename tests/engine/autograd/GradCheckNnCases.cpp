@@ -1,6 +1,8 @@
 // Gradient-check cases for the neural-network and indexing ops (NnDerivatives.cpp,
-// IndexingDerivatives.cpp): weights and biases are differentiated with the input; indices
-// repeat, so scattered gradients must add up.
+// IndexingDerivatives.cpp, DistanceDerivatives.cpp): weights and biases are differentiated with
+// the input; indices repeat, so scattered gradients must add up.
+#include <limits>
+
 #include "engine/core/Random.h"
 #include "tests/engine/autograd/GradCheck.h"
 
@@ -107,6 +109,35 @@ std::vector<GradCase> upsampleCases() {
   return cases;
 }
 
+// _cdist_forward (the direct and the matmul form, each norm, a broadcast batch) and
+// _pdist_forward. Coordinates are kept apart where the norm has a kink or a pole at 0; values
+// are not multiples of a step where the infinity norm would see ties.
+std::vector<GradCase> distanceCases() {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const auto cdist = [](const Tensor& a, const Tensor& b, double p, Arg mode) {
+    return one(op1("aten._cdist_forward.default", {a, b, p, std::move(mode)}));
+  };
+  const auto pdist = [](const Tensor& a, double p) { return one(op1("aten._pdist_forward.default", {a, p})); };
+  return {
+      {"aten._cdist_forward.default", "p 2, direct form, broadcast batch", {real({2, 3, 4}), real({4, 4}, -2, 2, 1)},
+       [=](const TensorList& x) { return cdist(x[0], x[1], 2.0, 2); }},
+      {"aten._cdist_forward.default", "p 2, matmul form (27 rows)", {real({27, 3}), real({2, 3}, -2, 2, 1)},
+       [=](const TensorList& x) { return cdist(x[0], x[1], 2.0, None{}); }},
+      {"aten._cdist_forward.default", "p 1, transposed x1", {awayFromZero({4, 3}), real({2, 4}, -0.1, 0.1, 1)},
+       [=](const TensorList& x) { return cdist(t(x[0]), x[1], 1.0, None{}); }},
+      {"aten._cdist_forward.default", "p 3", {real({3, 4}), real({2, 4}, -2, 2, 1)},
+       [=](const TensorList& x) { return cdist(x[0], x[1], 3.0, None{}); }},
+      {"aten._cdist_forward.default", "p 0.5, coordinates apart", {real({3, 4}, 0.5, 2), real({2, 4}, -2, -0.5, 1)},
+       [=](const TensorList& x) { return cdist(x[0], x[1], 0.5, None{}); }},
+      {"aten._cdist_forward.default", "p inf", {real({3, 4}), real({2, 4}, -2, 2, 1)},
+       [=](const TensorList& x) { return cdist(x[0], x[1], kInf, None{}); }},
+      {"aten._pdist_forward.default", "p 2", {real({4, 3})}, [=](const TensorList& x) { return pdist(x[0], 2.0); }},
+      {"aten._pdist_forward.default", "p 1.5, 9 columns (a vector and a tail)", {real({4, 9})},
+       [=](const TensorList& x) { return pdist(x[0], 1.5); }},
+      {"aten._pdist_forward.default", "p inf", {real({4, 3})}, [=](const TensorList& x) { return pdist(x[0], kInf); }},
+  };
+}
+
 }  // namespace
 
 // Long: a table, one case per entry.
@@ -202,7 +233,7 @@ std::vector<GradCase> nnGradCases() {
                  }});
   all.push_back({"aten.adaptive_avg_pool1d.default", "7 to 3", {real({2, 3, 7})},
                  [](const TensorList& x) { return one(op1("aten.adaptive_avg_pool1d.default", {x[0], IntList{3}})); }});
-  for (auto part : {indexingCases, paddingCases, upsampleCases})
+  for (auto part : {indexingCases, paddingCases, upsampleCases, distanceCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;
 }
