@@ -223,6 +223,11 @@ constexpr OpTagRow kRows[] = {
     {"aten.native_dropout_backward.default", tags(Comp), true},
     {"aten.embedding.default", tags(Comp), true},
     {"aten.embedding_dense_backward.default", tags(Comp), true},
+    // Core ATen embedding bags: EmbeddingBagOps.cpp, EmbeddingBagBackwardOps.cpp
+    {"aten._embedding_bag.default", tags(Comp), true},
+    {"aten._embedding_bag_backward.default", tags(Comp), true},
+    {"aten._embedding_bag_dense_backward.default", tags(Comp), true},
+    {"aten._embedding_bag_per_sample_weights_backward.default", tags(Comp), true},
     // Core ATen padding (item 24): PaddingOps.cpp
     {"aten.reflection_pad1d.default", tags(Comp), true},
     {"aten.reflection_pad1d_backward.default", tags(Comp), true},

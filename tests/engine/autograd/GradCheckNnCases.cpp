@@ -138,6 +138,23 @@ std::vector<GradCase> distanceCases() {
   };
 }
 
+// _embedding_bag: sum with per-sample weights (both differentiated), mean with padding and
+// include_last_offset, max; an empty bag and repeated rows in each.
+std::vector<GradCase> embeddingBagCases() {
+  const auto bag = [](const TensorList& x, int64_t mode, Arg perSample, bool includeLast, int64_t padding) {
+    return callOp("aten._embedding_bag.default", {x[0], x[1], x[2], false, mode, false, std::move(perSample), includeLast, padding});
+  };
+  const GradInput indices = ints({6}, {0, 2, 4, 1, 3, 3});
+  return {
+      {"aten._embedding_bag.default", "sum, per_sample_weights", {real({5, 3}), indices, ints({3}, {0, 2, 2}), real({6}, -2, 2, 1)},
+       [=](const TensorList& x) { return bag(x, 0, x[3], false, -1); }, {0}},
+      {"aten._embedding_bag.default", "mean, padding_idx, include_last_offset", {real({5, 3}), indices, ints({4}, {0, 2, 2, 6})},
+       [=](const TensorList& x) { return bag(x, 1, None{}, true, 3); }, {0}},
+      {"aten._embedding_bag.default", "max, no ties", {noTies({5, 3}), indices, ints({3}, {0, 2, 2})},
+       [=](const TensorList& x) { return bag(x, 2, None{}, false, -1); }, {0}},
+  };
+}
+
 }  // namespace
 
 // Long: a table, one case per entry.
@@ -233,7 +250,7 @@ std::vector<GradCase> nnGradCases() {
                  }});
   all.push_back({"aten.adaptive_avg_pool1d.default", "7 to 3", {real({2, 3, 7})},
                  [](const TensorList& x) { return one(op1("aten.adaptive_avg_pool1d.default", {x[0], IntList{3}})); }});
-  for (auto part : {indexingCases, paddingCases, upsampleCases, distanceCases})
+  for (auto part : {indexingCases, paddingCases, upsampleCases, distanceCases, embeddingBagCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;
 }
