@@ -16,6 +16,7 @@ void registerBuiltinDerivatives() {
   registerActivationDerivatives();
   registerScatterDerivatives();
   registerAsStridedDerivative();
+  registerDistanceDerivatives();
   // Outputs that do not depend on the values of their tensor arguments, or are not floating
   // point: PyTorch has no derivative for these (factories never record: no tensor arguments,
   // but they are listed so every registered op is either here or has a formula).

@@ -18,6 +18,7 @@ void registerBackwardDerivatives();
 void registerActivationDerivatives();  // ActivationDerivatives.cpp: hardswish, hardsigmoid, silu
 void registerScatterDerivatives();     // ScatterDerivatives.cpp: index, index_put, *_scatter, fills, pad, roll
 void registerAsStridedDerivative();    // AsStridedDerivative.cpp
+void registerDistanceDerivatives();    // DistanceDerivatives.cpp: _cdist_forward, _pdist_forward
 
 // The gradient of a broadcast operand: `grad` summed over the dimensions broadcasting added or
 // expanded, then viewed as `sizes` (at::sum_to). Returns `grad` itself when the sizes match.

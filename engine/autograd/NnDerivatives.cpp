@@ -56,6 +56,23 @@ Tensor maxPoolDoubleBackward(const Tensor& g, const Tensor& indices, size_t dims
   return view(callOp1("aten.gather.default", {planes(g), flat, planes(indices)}), indices.sizes());
 }
 
+// _embedding_bag: weight through _embedding_bag_backward, per_sample_weights through
+// _embedding_bag_per_sample_weights_backward, both reading the forward's offset2bag, bag_size
+// and max_indices (only output 0 is differentiable). 1.13's backward refuses indices or offsets
+// that are not contiguous; Fathom hands it contiguous ones.
+void embeddingBagDerivative(GradContext& c) {
+  if (!c.grad(0).defined()) return;
+  const Tensor indices = contiguous(c.tensor(1)), offsets = contiguous(c.tensor(2));
+  const Arg perSample = c.isNone(6) ? Arg(None{}) : Arg(c.tensor(6));
+  if (c.needs(0))
+    c.set(0, callOp1("aten._embedding_bag_backward.default",
+                     {c.grad(0), indices, offsets, c.output(1), c.output(2), c.output(3), c.tensor(0).size(0),
+                      c.flag(3), c.integer(4), c.flag(5), perSample, c.integer(8)}));
+  if (c.needs(6))
+    c.set(6, callOp1("aten._embedding_bag_per_sample_weights_backward.default",
+                     {c.grad(0), c.tensor(0), indices, offsets, c.output(1), c.integer(4), c.integer(8)}));
+}
+
 void batchNormDerivative(GradContext& c) {
   if (!c.grad(0).defined()) return;
   auto g = callOp("aten.native_batch_norm_backward.default",
@@ -248,6 +265,7 @@ void registerNnDerivatives() {
   registerDerivative("aten.embedding_dense_backward.default", [](GradContext& c) {
     if (c.needs(0)) c.set(0, embeddingDoubleBackward(c));
   });
+  registerDerivative("aten._embedding_bag.default", embeddingBagDerivative);
   // The second output, total_weight, is not differentiable (as in PyTorch).
   registerDerivative("aten.nll_loss_forward.default", [](GradContext& c) {
     if (!c.needs(0) || !c.grad(0).defined()) return;

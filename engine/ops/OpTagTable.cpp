@@ -224,6 +224,11 @@ constexpr OpTagRow kRows[] = {
     {"aten.native_dropout_backward.default", tags(Comp), true},
     {"aten.embedding.default", tags(Comp), true},
     {"aten.embedding_dense_backward.default", tags(Comp), true},
+    // Core ATen embedding bags: EmbeddingBagOps.cpp, EmbeddingBagBackwardOps.cpp
+    {"aten._embedding_bag.default", tags(Comp), true},
+    {"aten._embedding_bag_backward.default", tags(Comp), true},
+    {"aten._embedding_bag_dense_backward.default", tags(Comp), true},
+    {"aten._embedding_bag_per_sample_weights_backward.default", tags(Comp), true},
     // Core ATen padding (item 24): PaddingOps.cpp
     {"aten.reflection_pad1d.default", tags(Comp), true},
     {"aten.reflection_pad1d_backward.default", tags(Comp), true},
@@ -250,6 +255,11 @@ constexpr OpTagRow kRows[] = {
     // torch 2.x's CPU flash attention: AttentionOps.cpp
     {"aten._scaled_dot_product_flash_attention_for_cpu.default", tags(Comp), true},
     {"aten._scaled_dot_product_flash_attention_for_cpu_backward.default", tags(Comp), true},
+    // Core ATen pairwise distances: DistanceOps.cpp
+    {"aten._cdist_forward.default", tags(Comp), true},
+    {"aten._cdist_backward.default", tags(Comp), true},
+    {"aten._pdist_forward.default", tags(Comp), true},
+    {"aten._pdist_backward.default", tags(Comp), true},
     // Core ATen upsampling (item 24): UpsampleOps.cpp
     {"aten.upsample_nearest2d.default", tags(Comp), true},
     {"aten.upsample_nearest2d_backward.default", tags(Comp), true},

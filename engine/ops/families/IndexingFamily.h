@@ -6,6 +6,8 @@
 namespace fathom {
 class OpRegistry;
 void registerEmbeddingOps(OpRegistry& registry);  // EmbeddingOps.cpp
+void registerEmbeddingBagOps(OpRegistry& registry);          // EmbeddingBagOps.cpp: _embedding_bag
+void registerEmbeddingBagBackwardOps(OpRegistry& registry);  // EmbeddingBagBackwardOps.cpp: its backward ops
 void registerNllLossOps(OpRegistry& registry);    // NllLossOps.cpp
 void registerAdvancedIndexingOps(OpRegistry& registry);  // AdvancedIndexingOps.cpp: index.Tensor, index_put
 void registerFunctionalizedOps(OpRegistry& registry);    // FunctionalizedOps.cpp: zero, fill.Tensor, lift_fresh_copy, *_scatter

@@ -98,6 +98,8 @@ void registerIndexingOps(OpRegistry& registry) {
   (void)registry.add("aten::index_select(Tensor self, int dim, Tensor index) -> Tensor",
                      [](const ValueList& args) { return ValueList{indexSelectLayout(args)}; }, indexSelectKernel);
   registerEmbeddingOps(registry);
+  registerEmbeddingBagOps(registry);
+  registerEmbeddingBagBackwardOps(registry);
   registerNllLossOps(registry);
   registerAdvancedIndexingOps(registry);
   registerFunctionalizedOps(registry);

@@ -16,4 +16,5 @@ void registerPooling1dOps(OpRegistry& registry);     // Pooling1dOps.cpp
 void registerAttentionOps(OpRegistry& registry);     // AttentionOps.cpp (torch 2.x's CPU flash attention)
 void registerFoldOps(OpRegistry& registry);          // FoldOps.cpp
 void registerGridSamplerOps(OpRegistry& registry);   // GridSamplerOps.cpp
+void registerDistanceOps(OpRegistry& registry);      // DistanceOps.cpp: cdist, pdist and their backward
 }  // namespace fathom

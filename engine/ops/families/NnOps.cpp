@@ -1,5 +1,6 @@
 // The NN op family: convolution, batch norm, pooling, dropout and bernoulli_, padding, upsampling,
-// im2col / col2im, grid sampling, attention, each registered from its own file (see NnFamilies.h).
+// im2col / col2im, grid sampling, attention, pairwise distances, each registered from its own
+// file (see NnFamilies.h).
 #include "engine/ops/families/NnFamilies.h"
 #include "engine/ops/OpFamilies.h"
 #include "engine/ops/OpRegistry.h"
@@ -19,6 +20,7 @@ void registerNnOps(OpRegistry& registry) {
   registerAttentionOps(registry);
   registerFoldOps(registry);
   registerGridSamplerOps(registry);
+  registerDistanceOps(registry);
 }
 
 }  // namespace fathom

@@ -1,6 +1,9 @@
 // Gradient-check cases for the neural-network and indexing ops (NnDerivatives.cpp,
-// IndexingDerivatives.cpp): weights and biases are differentiated with the input; indices
-// repeat, so scattered gradients must add up; grids are differentiated with the sampled input.
+// IndexingDerivatives.cpp, DistanceDerivatives.cpp): weights and biases are differentiated with
+// the input; indices repeat, so scattered gradients must add up; grids are differentiated with
+// the sampled input.
+#include <limits>
+
 #include "engine/core/Random.h"
 #include "tests/engine/autograd/GradCheck.h"
 
@@ -167,6 +170,52 @@ std::vector<GradCase> samplingCases() {
   };
 }
 
+// _cdist_forward (the direct and the matmul form, each norm, a broadcast batch) and
+// _pdist_forward. Coordinates are kept apart where the norm has a kink or a pole at 0; values
+// are not multiples of a step where the infinity norm would see ties.
+std::vector<GradCase> distanceCases() {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const auto cdist = [](const Tensor& a, const Tensor& b, double p, Arg mode) {
+    return one(op1("aten._cdist_forward.default", {a, b, p, std::move(mode)}));
+  };
+  const auto pdist = [](const Tensor& a, double p) { return one(op1("aten._pdist_forward.default", {a, p})); };
+  return {
+      {"aten._cdist_forward.default", "p 2, direct form, broadcast batch", {real({2, 3, 4}), real({4, 4}, -2, 2, 1)},
+       [=](const TensorList& x) { return cdist(x[0], x[1], 2.0, 2); }},
+      {"aten._cdist_forward.default", "p 2, matmul form (27 rows)", {real({27, 3}), real({2, 3}, -2, 2, 1)},
+       [=](const TensorList& x) { return cdist(x[0], x[1], 2.0, None{}); }},
+      {"aten._cdist_forward.default", "p 1, transposed x1", {awayFromZero({4, 3}), real({2, 4}, -0.1, 0.1, 1)},
+       [=](const TensorList& x) { return cdist(t(x[0]), x[1], 1.0, None{}); }},
+      {"aten._cdist_forward.default", "p 3", {real({3, 4}), real({2, 4}, -2, 2, 1)},
+       [=](const TensorList& x) { return cdist(x[0], x[1], 3.0, None{}); }},
+      {"aten._cdist_forward.default", "p 0.5, coordinates apart", {real({3, 4}, 0.5, 2), real({2, 4}, -2, -0.5, 1)},
+       [=](const TensorList& x) { return cdist(x[0], x[1], 0.5, None{}); }},
+      {"aten._cdist_forward.default", "p inf", {real({3, 4}), real({2, 4}, -2, 2, 1)},
+       [=](const TensorList& x) { return cdist(x[0], x[1], kInf, None{}); }},
+      {"aten._pdist_forward.default", "p 2", {real({4, 3})}, [=](const TensorList& x) { return pdist(x[0], 2.0); }},
+      {"aten._pdist_forward.default", "p 1.5, 9 columns (a vector and a tail)", {real({4, 9})},
+       [=](const TensorList& x) { return pdist(x[0], 1.5); }},
+      {"aten._pdist_forward.default", "p inf", {real({4, 3})}, [=](const TensorList& x) { return pdist(x[0], kInf); }},
+  };
+}
+
+// _embedding_bag: sum with per-sample weights (both differentiated), mean with padding and
+// include_last_offset, max; an empty bag and repeated rows in each.
+std::vector<GradCase> embeddingBagCases() {
+  const auto bag = [](const TensorList& x, int64_t mode, Arg perSample, bool includeLast, int64_t padding) {
+    return callOp("aten._embedding_bag.default", {x[0], x[1], x[2], false, mode, false, std::move(perSample), includeLast, padding});
+  };
+  const GradInput indices = ints({6}, {0, 2, 4, 1, 3, 3});
+  return {
+      {"aten._embedding_bag.default", "sum, per_sample_weights", {real({5, 3}), indices, ints({3}, {0, 2, 2}), real({6}, -2, 2, 1)},
+       [=](const TensorList& x) { return bag(x, 0, x[3], false, -1); }, {0}},
+      {"aten._embedding_bag.default", "mean, padding_idx, include_last_offset", {real({5, 3}), indices, ints({4}, {0, 2, 2, 6})},
+       [=](const TensorList& x) { return bag(x, 1, None{}, true, 3); }, {0}},
+      {"aten._embedding_bag.default", "max, no ties", {noTies({5, 3}), indices, ints({3}, {0, 2, 2})},
+       [=](const TensorList& x) { return bag(x, 2, None{}, false, -1); }, {0}},
+  };
+}
+
 }  // namespace
 
 // Long: a table, one case per entry.
@@ -279,7 +328,7 @@ std::vector<GradCase> nnGradCases() {
                  }});
   all.push_back({"aten.adaptive_avg_pool1d.default", "7 to 3", {real({2, 3, 7})},
                  [](const TensorList& x) { return one(op1("aten.adaptive_avg_pool1d.default", {x[0], IntList{3}})); }});
-  for (auto part : {indexingCases, paddingCases, upsampleCases, pooling3dCases, samplingCases})
+  for (auto part : {indexingCases, paddingCases, upsampleCases, pooling3dCases, samplingCases, distanceCases, embeddingBagCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;
 }
