@@ -4,7 +4,8 @@
   1. A third-party library's headers are included only by its wrapper files (ALLOWED below), so
      a slow or heavy header (Qt's moc'd classes, LLVM, Z3) never spreads through the build.
   2. Layers point one way: engine/ includes nothing of minifier/, app/, viz/ or plugins/; inside
-     engine/, a folder includes only folders before it in ENGINE_ORDER (the pipeline, bottom up);
+     engine/, a folder includes only folders before it in ENGINE_ORDER (the pipeline, bottom up),
+     and of those only ENGINE_USES_ONLY's where it names the folder (compile: graph and below);
      the Qt-free viz core (viz/model, viz/layout) nothing of Qt or viz/gui; minifier/ nothing of app/.
   3. Sizes: a .cpp at most 500 lines, a header at most 200, a function at most 80 - unless a
      comment says why: "// Long: <why>" in the file's first 30 lines (for the file) or in the
@@ -46,7 +47,10 @@ LAYERS = [  # (files under, must not include)
 ]
 # engine/ folders, bottom up: each may include only those before it (frontend never includes
 # autograd: autograd installs its tape through frontend/GradRecorder.h).
-ENGINE_ORDER = ["core", "tensor", "symbolic", "ops", "graph", "interp", "dump", "frontend", "autograd", "aot"]
+ENGINE_ORDER = ["core", "tensor", "symbolic", "ops", "graph", "interp", "dump", "frontend", "autograd", "aot", "compile"]
+# Folders that use fewer of those before them: the compiling backend plans and (later) generates
+# kernels from a graph alone, so a change to the interpreters, dumps or tracing never reaches it.
+ENGINE_USES_ONLY = {"compile": ["core", "tensor", "symbolic", "ops", "graph"]}
 QT_FREE = ["engine/", "minifier/", "viz/model/", "viz/layout/"]
 
 MAX_LINES = {".cpp": 500, ".h": 200}
@@ -95,6 +99,8 @@ def check_engine_order(rel, n, target, problems):
         problems.append(f"{rel}:{n}: engine/{here if here not in ENGINE_ORDER else there}/ is not in ENGINE_ORDER (tests/structure/check.py)")
     elif ENGINE_ORDER.index(there) > ENGINE_ORDER.index(here):
         problems.append(f"{rel}:{n}: engine/{here}/ must not include {target} (engine/{there}/ builds on engine/{here}/)")
+    elif here in ENGINE_USES_ONLY and there not in ENGINE_USES_ONLY[here]:
+        problems.append(f"{rel}:{n}: engine/{here}/ uses only {', '.join(ENGINE_USES_ONLY[here])} (ENGINE_USES_ONLY), not {target}")
 
 
 def check_sizes(rel, lines, problems):
