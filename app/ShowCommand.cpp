@@ -11,11 +11,17 @@
 // would load anywhere, are what the rule refuses; inlining the values instead would make large
 // JSON and cannot spell NaN. (A side file outside that folder, only read with --trust-paths,
 // stays absolute and needs --trust-paths again.)
+//
+// `--kernels` prints the graph's fusion plan instead (engine/compile/FusionPlan.h): one line per
+// kernel and a summary, or with --json {graph, kernels: [{name, kind, nodes, inputs, outputs,
+// sizes}], summary}, nodes named as in the dump.
 #include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "app/CliCommon.h"
+#include "engine/compile/FusionPlan.h"
+#include "engine/compile/FusionPlanText.h"
 #include "engine/graph/GraphPrinter.h"
 
 namespace fathom::cli {
@@ -27,6 +33,7 @@ struct ShowOptions {
   std::string graph;
   std::string format = "text";
   bool json = false;
+  bool kernels = false;
 };
 
 // A dump with only `graph` (and its inputs and recorded outputs), in canonical form.
@@ -41,12 +48,44 @@ std::string singleGraphDump(const Dump& dump, const NamedGraph& graph, const std
   return serializeDump(one);
 }
 
+Json nodeNamesJson(const Graph& g, const std::vector<NodeRef>& nodes) {
+  Json out = Json::array();
+  for (NodeRef n : nodes) out.push_back(g.node(n).name);
+  return out;
+}
+
+Json fusionPlanJson(const NamedGraph& g, const FusionPlan& plan) {
+  Json kernels = Json::array();
+  for (const FusedKernel& k : plan.kernels)
+    kernels.push_back({{"name", k.name},
+                       {"kind", kernelKindName(k.kind)},
+                       {"nodes", nodeNamesJson(g.graph, k.nodes)},
+                       {"inputs", nodeNamesJson(g.graph, k.inputs)},
+                       {"outputs", nodeNamesJson(g.graph, k.outputs)},
+                       {"sizes", symIntListJson(k.sizes)}});
+  const FusionSummary s = plan.summary();
+  Json summary = {{"kernels", s.kernels},   {"pointwise", s.pointwise}, {"pointwise_ops", s.pointwiseOps},
+                  {"reduction", s.reduction}, {"reduction_ops", s.reductionOps}, {"row_local", s.rowLocal},
+                  {"extern", s.extern_},     {"text", fusionSummaryLine(s)}};
+  return {{"graph", g.name}, {"kernels", std::move(kernels)}, {"summary", std::move(summary)}};
+}
+
+int showKernels(const NamedGraph& g, bool json) {
+  auto plan = planFusion(g.graph);
+  if (!plan.ok()) return reportError(plan.error().within("graph " + g.name));
+  if (json) printJson(fusionPlanJson(g, *plan));
+  else std::cout << printFusionPlan(g.graph, *plan);
+  return kExitOk;
+}
+
 int runShow(const ShowOptions& opts) {
+  if (opts.kernels && opts.format == "dot") return usageError("show --kernels prints text or JSON, not dot");
   int rc = kExitOk;
   std::optional<Dump> dump;
   const NamedGraph* graph = loadGraphOrReport(opts.dump, opts.graph, opts.load, &dump, &rc);
   if (!graph) return rc;
   const NamedGraph& g = *graph;
+  if (opts.kernels) return showKernels(g, opts.json || opts.format == "json");
   const std::string format = opts.json ? "json" : opts.format;
   if (format == "dot") std::cout << graphToDot(g.graph, g.name);
   else if (format == "json") std::cout << singleGraphDump(*dump, g, opts.dump);
@@ -58,13 +97,16 @@ int runShow(const ShowOptions& opts) {
 
 Command addShowCommand(CLI::App& parent) {
   auto opts = std::make_shared<ShowOptions>();
-  CLI::App* app = parent.add_subcommand("show", "Print a graph as text, Graphviz dot, or JSON");
+  CLI::App* app = parent.add_subcommand("show", "Print a graph as text, Graphviz dot, or JSON, or its fusion plan");
   addDumpArgument(app, &opts->dump, &opts->load);
   addGraphOption(app, &opts->graph);
   app->add_option("--format", opts->format, "text (one line per node), dot (Graphviz) or json (a one-graph dump)")
       ->check(CLI::IsMember({"text", "dot", "json"}))
       ->capture_default_str();
   app->add_flag("--json", opts->json, "Same as --format json");
+  app->add_flag("--kernels", opts->kernels,
+                "Print the fusion plan instead: one line per kernel (kind, nodes, iteration sizes) and a summary; "
+                "with --json {graph, kernels: [{name, kind, nodes, inputs, outputs, sizes}], summary}");
   return {app, [opts] { return runShow(*opts); }};
 }
 

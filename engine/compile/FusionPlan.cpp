@@ -196,15 +196,17 @@ std::vector<int32_t> Planner::order() const {
 }
 
 
-// The sizes a kernel iterates over: its last computing node's (getitems and reshapes only
-// re-read what it made).
+// The sizes a kernel iterates over: its last computing node's (getitems and folded reshapes only
+// re-read what it made); for an extern step of a lone view, the view's.
 SymIntList iterationSizes(const Graph& g, const std::vector<NodeRef>& nodes) {
+  const TensorMeta* fallback = nullptr;
   for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
     const FusionRole role = fusionRoleOf(g, g.node(*it));
     const TensorMeta* meta = resultMeta(g.node(*it));
+    if (!fallback) fallback = meta;
     if (role != FusionRole::Getitem && role != FusionRole::Reshape && meta) return meta->sizes;
   }
-  return {};
+  return fallback ? fallback->sizes : SymIntList{};
 }
 
 FusionPlan Planner::finish() const {

@@ -35,6 +35,12 @@ for f in "${dumps[@]}"; do
     ok show "$f" --graph "$g" --json && cmp -s "$T/out" "$T/show/one.fathom.json" || fail "show --json differs from --format json"
     ok info "$T/show/one.fathom.json" --json && expect_jq ".graphs | length == 1 and .[\"$g\"].nodes == $nodes" "$T/out" \
       "show --json $f --graph $g does not load back as a one-graph dump"
+    # The fusion plan covers every call node once; its text is a line per kernel and the summary.
+    calls=$(jq ".graphs[\"$g\"].calls" "$T/info.json")
+    ok show "$f" --graph "$g" --kernels --json && expect_jq \
+      "(.graph == \"$g\") and ([.kernels[].nodes[]] | length == $calls and (unique | length) == $calls) and
+       .summary.kernels == (.kernels | length)" "$T/out" "show --kernels --json $f --graph $g: every call node once"
+    ok show "$f" --graph "$g" --kernels && tail -n 1 "$T/out" | grep -q ' kernels: ' || fail "show --kernels $f --graph $g: no summary line"
     ok run "$f" --graph "$g" --json && expect_jq \
       "(.graph == \"$g\") and (.seconds | type == \"number\") and (.outputs | length > 0) and
        ([.outputs[] | has(\"index\") and (has(\"value\") or (has(\"dtype\") and has(\"sizes\") and has(\"strides\")
@@ -76,6 +82,27 @@ if [ -f samples/mlp.fathom.json ]; then
     '.graphs.forward.ops == {"aten.addmm.default": 3, "aten.relu.default": 2, "aten.t.default": 3}' "$T/out" "mlp ops"
   ok run samples/mlp.fathom.json --json && expect_jq '.outputs[0].sizes == [32, 10]' "$T/out" "mlp output sizes"
 fi
+
+# --- show --kernels: the fusion plan (engine/compile/README.md) -----------------------------------
+# The MLP: t and addmm stay extern calls, each relu a pointwise kernel reading addmm's result.
+ok show samples/mlp.fathom.json --kernels --json && expect_jq \
+  '.graph == "forward" and .summary.pointwise == 2 and .summary.extern == 6 and
+   ([.kernels[] | select(.kind == "pointwise") | .nodes] == [["relu"], ["relu_1"]]) and
+   (.kernels[] | select(.nodes == ["relu"]) | .inputs == ["addmm"] and .outputs == ["relu"] and .sizes == [32, 256])' \
+  "$T/out" "show --kernels --json mlp: the plan"
+# BERT: softmax and the two layer norms are row-local kernels; pointwise ops fuse.
+ok show samples/bert.fathom.json --kernels --json && expect_jq \
+  '.summary.row_local == 3 and .summary.pointwise_ops > .summary.pointwise and
+   ([.kernels[] | select(.kind == "row-local") | .nodes[0]] == ["_softmax", "native_layer_norm", "native_layer_norm_1"])' \
+  "$T/out" "show --kernels --json bert: row-local kernels and fusion"
+ok show samples/bert.fathom.json --kernels && grep -Eq '^row-local_[0-9]+ +row-local +1 node +_softmax +\[2, 12, 16, 16\]$' "$T/out" \
+  || fail "show --kernels bert: the softmax line"
+# A symbolic dump: sizes are expressions.
+ok show tests/data/mlp-dynamic.fathom.json --kernels --json && expect_jq '[.kernels[].sizes[]] | any(. == "s0")' "$T/out" \
+  "show --kernels --json mlp-dynamic: symbolic sizes"
+usage_error "no graph named 'nope'" show samples/mlp.fathom.json --kernels --graph nope
+usage_error "show --kernels prints text or JSON, not dot" show samples/mlp.fathom.json --kernels --format dot
+ok show --help && grep -q -- '--kernels' "$T/out" || fail "show --help: --kernels missing"
 
 # --- sample --------------------------------------------------------------------------------------
 ok sample --list && grep -q '^mlp ' "$T/out" || fail "sample --list: no mlp"
