@@ -61,6 +61,16 @@ QString valuesText(const sym::ShapeEnv& env, const std::map<int32_t, int64_t>& v
   return out.join(QStringLiteral(","));
 }
 
+// "1 guard and 0 specializations over 4 symbols": singular where the count is one.
+QString countsText(const sym::ShapeEnv& env) {
+  auto counted = [](size_t n, const char* one, const char* many) {
+    return QStringLiteral("%1 %2").arg(n).arg(QString::fromLatin1(n == 1 ? one : many));
+  };
+  return QObject::tr("%1 and %2 over %3")
+      .arg(counted(env.guards().size(), "guard", "guards"), counted(env.specializations().size(), "specialization", "specializations"),
+           counted(env.symbols().size(), "symbol", "symbols"));
+}
+
 }  // namespace
 
 struct GuardsPanel::State {
@@ -165,10 +175,7 @@ void GuardsPanel::fill() {
   }
   table_->addTopLevelItems(rows);
   for (int c = 0; c < Reason; ++c) table_->resizeColumnToContents(c);
-  setStatus(tr("%1 guards and %2 specializations over %3 symbols.")
-                .arg(env->guards().size())
-                .arg(env->specializations().size())
-                .arg(env->symbols().size()));
+  setStatus(countsText(*env) + ".");
 }
 
 void GuardsPanel::startCheck() {
@@ -189,8 +196,7 @@ void GuardsPanel::startCheck() {
     if (generation == state_->generation) {
       const sym::GuardCheckReport report = watcher->result();
       const auto& env = *state_->dump->shapeEnv;
-      QString summary = tr("%1 guards and %2 specializations over %3 symbols. ")
-                            .arg(env.guards().size()).arg(env.specializations().size()).arg(env.symbols().size());
+      QString summary = countsText(env) + ". ";
       for (int r = 0; r < table_->topLevelItemCount(); ++r) table_->topLevelItem(r)->setText(Z3, QString());
       auto rowOf = [this](size_t guard) { return table_->topLevelItem(static_cast<int>(guard)); };
       if (report.consistency.status == sym::SolveStatus::Unsat) {
