@@ -22,26 +22,6 @@ Result<GraphCheck> checkGraph(const Graph& graph, ValueList inputs, CheckOptions
   return out;
 }
 
-namespace {
-
-// For each joint placeholder, the index of the forward placeholder of the same name (-1: none);
-// empty when some forward placeholder has no namesake in the joint.
-std::vector<int64_t> forwardIndexByName(const Graph& forward, const Graph& joint) {
-  std::vector<int64_t> out;
-  size_t found = 0;
-  const auto fwd = forward.placeholders();
-  for (const NodeRef j : joint.placeholders()) {
-    int64_t at = -1;
-    for (size_t i = 0; i < fwd.size() && at < 0; ++i)
-      if (forward.node(fwd[i]).name == joint.node(j).name) at = static_cast<int64_t>(i);
-    found += at >= 0 ? 1 : 0;
-    out.push_back(at);
-  }
-  return found == fwd.size() ? out : std::vector<int64_t>{};
-}
-
-}  // namespace
-
 StepInputs splitJointInputs(const Dump& dump, const ValueList& jointInputs) {
   const Graph* fwd = dump.graph(dump.partition->forward);
   const Graph* joint = dump.graph(dump.partition->joint);

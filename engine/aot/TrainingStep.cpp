@@ -30,6 +30,20 @@ Status applyMutations(const ValueList& newValues, const std::vector<size_t>& pri
 
 }  // namespace
 
+std::vector<int64_t> forwardIndexByName(const Graph& forward, const Graph& joint) {
+  std::vector<int64_t> out;
+  size_t found = 0;
+  const auto fwd = forward.placeholders();
+  for (const NodeRef j : joint.placeholders()) {
+    int64_t at = -1;
+    for (size_t i = 0; i < fwd.size() && at < 0; ++i)
+      if (forward.node(fwd[i]).name == joint.node(j).name) at = static_cast<int64_t>(i);
+    found += at >= 0 ? 1 : 0;
+    out.push_back(at);
+  }
+  return found == fwd.size() ? out : std::vector<int64_t>{};
+}
+
 ValueList backwardInputs(const Graph& backward, const PartitionInfo& info, const ValueList& saved, const ValueList& tangents) {
   ValueList in = saved;
   const std::vector<NodeRef> placeholders = backward.placeholders();
@@ -148,19 +162,15 @@ Result<TrainingStep> runReplayedStep(const Graph& joint, const Graph& forward, c
   if (placeholders.size() != primals.size() + tangents.size())
     return invalidInput("the joint graph has " + std::to_string(placeholders.size()) + " inputs, not " +
                         std::to_string(primals.size() + tangents.size()));
-  // The joint's placeholders of the forward's names (a PyTorch export lists get_attr constants
-  // after the tangents); the first ones when some name is not there.
-  std::vector<NodeRef> primalRefs;
-  for (const NodeRef f : forward.placeholders()) {
-    auto r = joint.find(forward.node(f).name);
-    if (!r || joint.node(*r).kind != NodeKind::Placeholder) {
-      primalRefs.assign(placeholders.begin(), placeholders.begin() + static_cast<std::ptrdiff_t>(std::min(primals.size(), placeholders.size())));
-      break;
-    }
-    primalRefs.push_back(*r);
-  }
-  if (primalRefs.size() != primals.size())
-    return invalidInput("the forward graph has " + std::to_string(primalRefs.size()) + " inputs, not " + std::to_string(primals.size()));
+  // The joint's placeholders of the forward's names; the first ones when some name is not there.
+  const std::vector<int64_t> byName = forwardIndexByName(forward, joint);
+  std::vector<NodeRef> primalRefs(placeholders.begin(), placeholders.begin() + static_cast<std::ptrdiff_t>(primals.size()));
+  if (byName.size() == placeholders.size())
+    for (size_t j = 0; j < byName.size(); ++j)
+      if (byName[j] >= 0) primalRefs[static_cast<size_t>(byName[j])] = placeholders[j];
+  if (forward.placeholders().size() != primals.size())
+    return invalidInput("the forward graph has " + std::to_string(forward.placeholders().size()) + " inputs, not " +
+                        std::to_string(primals.size()));
   auto jointForward = extractGraph(joint, primalRefs, ValueList(outs.begin(), outs.begin() + static_cast<std::ptrdiff_t>(numMut + numOut)),
                               "forward of the joint");
   FATHOM_TRY(jointForward);

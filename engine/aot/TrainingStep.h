@@ -22,6 +22,11 @@ struct TrainingStep {
   ValueList saved;          // partitioned runs: what the forward saved for the backward
 };
 
+// For each joint placeholder, the index of the forward placeholder of the same name (-1: none, a
+// tangent); empty when some forward placeholder has no namesake in the joint. A PyTorch export
+// lists get_attr constants after the tangents, so the joint's inputs go to the forward by name.
+std::vector<int64_t> forwardIndexByName(const Graph& forward, const Graph& joint);
+
 // The backward graph's inputs: the saved values (in the forward's order, as the partition lists
 // them) then the tangents. Each saved value goes to the backward placeholder of its name, so a
 // backward that takes them in another order works too (torch 2.x takes saved SymInts first).

@@ -330,11 +330,10 @@ class SymbolTable:
             entry["count"] = 1
             guards[text] = entry
         # Symbols the ShapeEnv made that no value mentioned: declare them too, in creation order;
-        # not torch 2.x's float symbols (zf0, ...: a SymFloat such as layer_norm's eps), which are
-        # no sizes.
+        # only integer ones (torch 2.x also keeps SymFloats, zf0, ..., such as layer_norm's eps).
         var_to_val = getattr(env, "backed_var_to_val", None) or getattr(env, "var_to_val", None) or {}
         for sym in var_to_val:
-            if getattr(sym, "is_integer", True) is not False and not str(sym).startswith("zf"):
+            if getattr(sym, "is_integer", False):
                 self.name(sym)
         replacements = {}
         raw = dict(getattr(env, "replacements", None) or {})
