@@ -96,6 +96,12 @@ int32_t LoweredKernel::inputCount() const {
   return n;
 }
 
+int64_t outerExtent(const LoweredKernel& k, const std::vector<int64_t>& params) {
+  if (k.loop.empty() || static_cast<size_t>(k.reduceDims) >= k.loop.size()) return 1;
+  const KernelInt& n = k.loop[0];
+  return n.isConstant() ? n.constant : params.at(static_cast<size_t>(n.param));
+}
+
 namespace {
 
 std::string intText(const KernelInt& k) {

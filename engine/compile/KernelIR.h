@@ -113,4 +113,8 @@ struct LoweredKernel {
   std::string text() const;
 };
 
+// The extent of the loop a kernel's [begin, end) covers, under the runtime parameters: its
+// outermost loop, or 1 when it has none or every loop reduces.
+int64_t outerExtent(const LoweredKernel& k, const std::vector<int64_t>& params);
+
 }  // namespace fathom

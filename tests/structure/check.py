@@ -47,7 +47,7 @@ LAYERS = [  # (files under, must not include)
 ]
 # engine/ folders, bottom up: each may include only those before it (frontend never includes
 # autograd: autograd installs its tape through frontend/GradRecorder.h).
-ENGINE_ORDER = ["core", "tensor", "symbolic", "ops", "graph", "interp", "dump", "frontend", "autograd", "aot", "compile"]
+ENGINE_ORDER = ["core", "tensor", "symbolic", "ops", "graph", "interp", "dump", "frontend", "autograd", "aot", "compile", "jit"]
 # Folders that use fewer of those before them: the compiling backend plans and (later) generates
 # kernels from a graph alone, so a change to the interpreters, dumps or tracing never reaches it.
 ENGINE_USES_ONLY = {"compile": ["core", "tensor", "symbolic", "ops", "graph"]}

@@ -1,0 +1,323 @@
+#include "engine/compile/LlvmKernelEmitter.h"
+
+#include <functional>
+#include <limits>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+
+#include "engine/compile/LlvmVectorMath.h"
+
+namespace fathom {
+namespace {
+
+class Emitter {
+ public:
+  Emitter(llvm::Module& m, const LoweredKernel& k) : m_(m), k_(k), ctx_(m.getContext()), b_(ctx_) {}
+
+  llvm::Function* run(const std::string& name) {
+    auto* i64 = b_.getInt64Ty();
+    auto* ptr = b_.getPtrTy();
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptr, ptr, i64, i64}, false);
+    fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, m_);
+    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    auto args = fn_->arg_begin();
+    llvm::Value* bufs = &*args++;
+    params_ = &*args++;
+    llvm::Value* begin = &*args++;
+    llvm::Value* end = &*args++;
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
+    for (size_t i = 0; i < k_.buffers.size(); ++i)
+      data_.push_back(b_.CreateLoad(ptr, b_.CreateConstGEP1_64(ptr, bufs, i), "b" + std::to_string(i)));
+    // Every parameter read once, here: a load inside the loops could not be hoisted past the
+    // stores (the params array might alias an output, as far as LLVM knows).
+    for (size_t p = 0; p < k_.params.size(); ++p)
+      paramValues_.push_back(b_.CreateLoad(i64, b_.CreateConstGEP1_64(i64, params_, p), "p" + std::to_string(p)));
+    for (const auto& n : k_.loop) extents_.push_back(intValue(n));
+    const size_t outer = k_.loop.size() - static_cast<size_t>(k_.reduceDims);
+    indices_.assign(k_.loop.size(), nullptr);
+    if (outer == 0) {
+      // One outer point: run it when the range is not empty.
+      auto* body = llvm::BasicBlock::Create(ctx_, "point", fn_);
+      auto* done = llvm::BasicBlock::Create(ctx_, "done", fn_);
+      b_.CreateCondBr(b_.CreateICmpSLT(begin, end), body, done);
+      b_.SetInsertPoint(body);
+      outerPoint();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+    } else {
+      loops(0, outer, begin, end, [&] { outerPoint(); });
+    }
+    b_.CreateRetVoid();
+    return fn_;
+  }
+
+ private:
+  llvm::Value* intValue(const KernelInt& k) {
+    if (k.isConstant()) return b_.getInt64(static_cast<uint64_t>(k.constant));
+    return paramValues_.at(static_cast<size_t>(k.param));
+  }
+
+  llvm::Type* memType(ScalarKind t) {
+    switch (t) {
+      case ScalarKind::Bool: case ScalarKind::U8: case ScalarKind::I8: return b_.getInt8Ty();
+      case ScalarKind::I32: return b_.getInt32Ty();
+      case ScalarKind::I64: return b_.getInt64Ty();
+      case ScalarKind::F32: return b_.getFloatTy();
+      case ScalarKind::F64: return b_.getDoubleTy();
+    }
+    return b_.getFloatTy();
+  }
+  llvm::Type* regType(ScalarKind t) { return t == ScalarKind::Bool ? b_.getInt1Ty() : memType(t); }
+  static bool isUnsigned(ScalarKind t) { return t == ScalarKind::Bool || t == ScalarKind::U8; }
+
+  // for (i = lo; i < hi; ++i) body(i), as loop `dim`.
+  void loop(size_t dim, llvm::Value* lo, llvm::Value* hi, const std::function<void()>& body) {
+    auto* pre = b_.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(ctx_, "loop" + std::to_string(dim), fn_);
+    auto* inner = llvm::BasicBlock::Create(ctx_, "body" + std::to_string(dim), fn_);
+    auto* exit = llvm::BasicBlock::Create(ctx_, "exit" + std::to_string(dim), fn_);
+    b_.CreateBr(header);
+    b_.SetInsertPoint(header);
+    auto* i = b_.CreatePHI(b_.getInt64Ty(), 2, "i" + std::to_string(dim));
+    i->addIncoming(lo, pre);
+    b_.CreateCondBr(b_.CreateICmpSLT(i, hi), inner, exit);
+    b_.SetInsertPoint(inner);
+    indices_[dim] = i;
+    body();
+    auto* next = b_.CreateAdd(i, b_.getInt64(1), "", /*HasNUW=*/true, /*HasNSW=*/true);
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateBr(header);
+    b_.SetInsertPoint(exit);
+  }
+
+  // Loops first..last-1; the first runs over [lo, hi), the others over their extents.
+  void loops(size_t first, size_t last, llvm::Value* lo, llvm::Value* hi, const std::function<void()>& body) {
+    if (first == last) {
+      body();
+      return;
+    }
+    loop(first, lo, hi, [&] { loops(first + 1, last, b_.getInt64(0), extents_[first + 1 < last ? first + 1 : first], body); });
+  }
+
+  // Everything at one point of the outer loops: the pointwise body and stores, or the
+  // reductions over the inner loops.
+  void outerPoint() {
+    const size_t outer = k_.loop.size() - static_cast<size_t>(k_.reduceDims);
+    if (k_.reduceDims == 0) {
+      computeBody();
+      for (const auto& st : k_.stores) store(st.buffer, values_[static_cast<size_t>(st.value)]);
+      return;
+    }
+    std::vector<llvm::AllocaInst*> accs;
+    {
+      llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+      for (const auto& r : k_.reductions) accs.push_back(entry.CreateAlloca(regType(r.type)));
+    }
+    for (size_t i = 0; i < k_.reductions.size(); ++i) b_.CreateStore(initial(k_.reductions[i]), accs[i]);
+    loops(outer, k_.loop.size(), b_.getInt64(0), extents_[outer], [&] {
+      computeBody();
+      for (size_t i = 0; i < k_.reductions.size(); ++i) {
+        const auto& r = k_.reductions[i];
+        llvm::Value* acc = b_.CreateLoad(regType(r.type), accs[i]);
+        b_.CreateStore(combine(r, acc, values_[static_cast<size_t>(r.value)]), accs[i]);
+      }
+    });
+    for (size_t i = 0; i < k_.reductions.size(); ++i) {
+      const auto& r = k_.reductions[i];
+      llvm::Value* acc = b_.CreateLoad(regType(r.type), accs[i]);
+      if (r.op == ReduceOp::Mean) {
+        llvm::Value* count = b_.getInt64(1);
+        for (size_t d = outer; d < k_.loop.size(); ++d) count = b_.CreateMul(count, extents_[d]);
+        acc = b_.CreateFDiv(acc, b_.CreateSIToFP(count, regType(r.type)));
+      }
+      store(r.buffer, acc);
+    }
+  }
+
+  llvm::Value* initial(const KernelReduction& r) {
+    const double inf = std::numeric_limits<double>::infinity();
+    if (isFloatKind(r.type)) {
+      const double v = r.op == ReduceOp::Max ? -inf : r.op == ReduceOp::Min ? inf : 0.0;
+      return llvm::ConstantFP::get(regType(r.type), v);
+    }
+    auto* t = llvm::cast<llvm::IntegerType>(regType(r.type));
+    if (r.op == ReduceOp::Max) return isUnsigned(r.type) ? llvm::ConstantInt::get(t, 0) : llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(t->getBitWidth()));
+    if (r.op == ReduceOp::Min) return isUnsigned(r.type) ? llvm::ConstantInt::get(t, llvm::APInt::getMaxValue(t->getBitWidth())) : llvm::ConstantInt::get(t, llvm::APInt::getSignedMaxValue(t->getBitWidth()));
+    return llvm::ConstantInt::get(t, 0);
+  }
+
+  llvm::Value* combine(const KernelReduction& r, llvm::Value* acc, llvm::Value* v) {
+    if (r.op == ReduceOp::Sum || r.op == ReduceOp::Mean) {
+      if (!isFloatKind(r.type)) return b_.CreateAdd(acc, v);
+      // Reassociation lets the vectorizer keep several partial sums, as ATen's sums do (their
+      // order differs from a serial sum anyway).
+      auto* add = llvm::cast<llvm::Instruction>(b_.CreateFAdd(acc, v));
+      llvm::FastMathFlags flags;
+      flags.setAllowReassoc();
+      add->setFastMathFlags(flags);
+      return add;
+    }
+    return extremum(r.op == ReduceOp::Max, acc, v, r.type);
+  }
+
+  // NaN when either is NaN (floats), else the larger / smaller, the first on ties.
+  llvm::Value* extremum(bool isMax, llvm::Value* a, llvm::Value* c, ScalarKind t) {
+    if (!isFloatKind(t)) {
+      llvm::Value* less = isUnsigned(t) ? b_.CreateICmpULT(a, c) : b_.CreateICmpSLT(a, c);
+      return isMax ? b_.CreateSelect(less, c, a) : b_.CreateSelect(less, a, c);
+    }
+    llvm::Value* pick = isMax ? b_.CreateSelect(b_.CreateFCmpOLT(a, c), c, a) : b_.CreateSelect(b_.CreateFCmpOLT(c, a), c, a);
+    llvm::Value* nan = llvm::ConstantFP::getNaN(a->getType());
+    return b_.CreateSelect(b_.CreateFCmpUNO(a, c), nan, pick);
+  }
+
+  // Element index of buffer `i` at the current point.
+  llvm::Value* index(int32_t i) {
+    const KernelBuffer& buf = k_.buffers[static_cast<size_t>(i)];
+    llvm::Value* idx = b_.getInt64(0);
+    if (buf.shape.empty()) {
+      for (size_t d = 0; d < buf.strides.size(); ++d) {
+        if (buf.strides[d].isConstant() && buf.strides[d].constant == 0) continue;
+        idx = b_.CreateAdd(idx, b_.CreateMul(indices_[d], intValue(buf.strides[d])));
+      }
+      return idx;
+    }
+    // Its own sizes over the row-major linear index of the loops.
+    llvm::Value* linear = b_.getInt64(0);
+    for (size_t d = 0; d < k_.loop.size(); ++d) linear = b_.CreateAdd(b_.CreateMul(linear, extents_[d]), indices_[d]);
+    for (size_t d = buf.shape.size(); d-- > 0;) {
+      llvm::Value* size = intValue(buf.shape[d]);
+      llvm::Value* coord = d == 0 ? linear : b_.CreateURem(linear, size);
+      if (d > 0) linear = b_.CreateUDiv(linear, size);
+      idx = b_.CreateAdd(idx, b_.CreateMul(coord, intValue(buf.strides[d])));
+    }
+    return idx;
+  }
+
+  llvm::Value* address(int32_t i) {
+    const ScalarKind t = k_.buffers[static_cast<size_t>(i)].type;
+    return b_.CreateInBoundsGEP(memType(t), data_[static_cast<size_t>(i)], index(i));
+  }
+
+  void store(int32_t buffer, llvm::Value* v) {
+    const ScalarKind t = k_.buffers[static_cast<size_t>(buffer)].type;
+    if (t == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
+    b_.CreateStore(v, address(buffer));
+  }
+
+  void computeBody() {
+    values_.clear();
+    for (const auto& in : k_.body) values_.push_back(instr(in));
+  }
+
+  llvm::Value* v(int32_t i) { return values_[static_cast<size_t>(i)]; }
+  ScalarKind typeOfValue(int32_t i) { return k_.body[static_cast<size_t>(i)].type; }
+
+  llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* x) {
+    return b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, id, {x->getType()}), {x});
+  }
+  llvm::Value* libm(const char* name, llvm::Value* x) {
+    auto callee = m_.getOrInsertFunction(name, x->getType(), x->getType());
+    return b_.CreateCall(callee, {x});
+  }
+
+  llvm::Value* cast(llvm::Value* x, ScalarKind from, ScalarKind to) {
+    if (from == to) return x;
+    llvm::Type* dst = regType(to);
+    if (to == ScalarKind::Bool)
+      return isFloatKind(from) ? b_.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0))
+                               : b_.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
+    if (isFloatKind(from) && isFloatKind(to)) return b_.CreateFPCast(x, dst);
+    if (isFloatKind(to)) return isUnsigned(from) ? b_.CreateUIToFP(x, dst) : b_.CreateSIToFP(x, dst);
+    if (isFloatKind(from)) return isUnsigned(to) ? b_.CreateFPToUI(x, dst) : b_.CreateFPToSI(x, dst);
+    return b_.CreateIntCast(x, dst, !isUnsigned(from));
+  }
+
+  llvm::Value* unaryMath(KOp op, llvm::Value* x, ScalarKind t) {
+    const bool f32 = t == ScalarKind::F32;
+    switch (op) {
+      case KOp::Exp: return f32 ? llmath(llvmmath::expF32, x) : libm("exp", x);
+      case KOp::Log: return f32 ? llmath(llvmmath::logF32, x) : libm("log", x);
+      case KOp::Tanh: return f32 ? llmath(llvmmath::tanhF32, x) : libm("tanh", x);
+      case KOp::Erf: return f32 ? llmath(llvmmath::erfF32, x) : libm("erf", x);
+      case KOp::Sqrt: return intrinsic(llvm::Intrinsic::sqrt, x);
+      case KOp::Floor: return intrinsic(llvm::Intrinsic::floor, x);
+      case KOp::Ceil: return intrinsic(llvm::Intrinsic::ceil, x);
+      default: return x;
+    }
+  }
+  llvm::Value* llmath(llvm::Value* (*f)(llvm::IRBuilder<>&, llvm::Value*), llvm::Value* x) { return f(b_, x); }
+
+  llvm::Value* compare(KOp op, llvm::Value* a, llvm::Value* c, ScalarKind t) {
+    if (isFloatKind(t)) {
+      switch (op) {
+        case KOp::Lt: return b_.CreateFCmpOLT(a, c);
+        case KOp::Le: return b_.CreateFCmpOLE(a, c);
+        case KOp::Gt: return b_.CreateFCmpOGT(a, c);
+        case KOp::Ge: return b_.CreateFCmpOGE(a, c);
+        case KOp::Eq: return b_.CreateFCmpOEQ(a, c);
+        default: return b_.CreateFCmpUNE(a, c);
+      }
+    }
+    const bool u = isUnsigned(t);
+    switch (op) {
+      case KOp::Lt: return u ? b_.CreateICmpULT(a, c) : b_.CreateICmpSLT(a, c);
+      case KOp::Le: return u ? b_.CreateICmpULE(a, c) : b_.CreateICmpSLE(a, c);
+      case KOp::Gt: return u ? b_.CreateICmpUGT(a, c) : b_.CreateICmpSGT(a, c);
+      case KOp::Ge: return u ? b_.CreateICmpUGE(a, c) : b_.CreateICmpSGE(a, c);
+      case KOp::Eq: return b_.CreateICmpEQ(a, c);
+      default: return b_.CreateICmpNE(a, c);
+    }
+  }
+
+  llvm::Value* instr(const KernelInstr& in) {
+    const ScalarKind t = in.type;
+    const bool fl = isFloatKind(t);
+    switch (in.op) {
+      case KOp::Load: {
+        llvm::Value* x = b_.CreateLoad(memType(t), address(in.buffer));
+        return t == ScalarKind::Bool ? b_.CreateICmpNE(x, b_.getInt8(0)) : x;
+      }
+      case KOp::Const:
+        if (fl) return llvm::ConstantFP::get(regType(t), in.fconst);
+        return llvm::ConstantInt::get(regType(t), static_cast<uint64_t>(in.iconst), true);
+      case KOp::Cast: return cast(v(in.a), typeOfValue(in.a), t);
+      case KOp::Neg: return fl ? b_.CreateFNeg(v(in.a)) : b_.CreateNeg(v(in.a));
+      case KOp::Abs:
+        if (fl) return intrinsic(llvm::Intrinsic::fabs, v(in.a));
+        return b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::abs, {regType(t)}), {v(in.a), b_.getFalse()});
+      case KOp::Exp: case KOp::Log: case KOp::Tanh: case KOp::Erf: case KOp::Sqrt: case KOp::Floor: case KOp::Ceil:
+        return unaryMath(in.op, v(in.a), t);
+      case KOp::Not: return b_.CreateNot(v(in.a));
+      case KOp::Add: return fl ? b_.CreateFAdd(v(in.a), v(in.b)) : b_.CreateAdd(v(in.a), v(in.b));
+      case KOp::Sub: return fl ? b_.CreateFSub(v(in.a), v(in.b)) : b_.CreateSub(v(in.a), v(in.b));
+      case KOp::Mul: return fl ? b_.CreateFMul(v(in.a), v(in.b)) : b_.CreateMul(v(in.a), v(in.b));
+      case KOp::Div: return fl ? b_.CreateFDiv(v(in.a), v(in.b)) : b_.CreateSDiv(v(in.a), v(in.b));
+      case KOp::Max: return extremum(true, v(in.a), v(in.b), t);
+      case KOp::Min: return extremum(false, v(in.a), v(in.b), t);
+      case KOp::Lt: case KOp::Le: case KOp::Gt: case KOp::Ge: case KOp::Eq: case KOp::Ne:
+        return compare(in.op, v(in.a), v(in.b), typeOfValue(in.a));
+      case KOp::And: return b_.CreateAnd(v(in.a), v(in.b));
+      case KOp::Or: return b_.CreateOr(v(in.a), v(in.b));
+      case KOp::Select: return b_.CreateSelect(v(in.a), v(in.b), v(in.c));
+    }
+    return nullptr;
+  }
+
+  llvm::Module& m_;
+  const LoweredKernel& k_;
+  llvm::LLVMContext& ctx_;
+  llvm::IRBuilder<> b_;
+  llvm::Function* fn_ = nullptr;
+  llvm::Value* params_ = nullptr;
+  std::vector<llvm::Value*> paramValues_, data_, extents_, indices_, values_;
+};
+
+}  // namespace
+
+llvm::Function* emitKernel(llvm::Module& module, const LoweredKernel& kernel, const std::string& name) {
+  return Emitter(module, kernel).run(name);
+}
+
+}  // namespace fathom
