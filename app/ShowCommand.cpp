@@ -14,7 +14,10 @@
 //
 // `--kernels` prints the graph's fusion plan instead (engine/compile/FusionPlan.h): one line per
 // kernel and a summary, or with --json {graph, kernels: [{name, kind, nodes, inputs, outputs,
-// sizes}], summary}, nodes named as in the dump.
+// sizes, code, why}], summary}, nodes named as in the dump. Each pointwise and reduction kernel
+// says whether the jit backend generates it ("llvm") or runs it on the eager kernels, and why.
+// `--ir KERNEL` prints one kernel's lowered form (loops, buffers with the strides it trusts, its
+// instructions) and its LLVM IR after the O3 passes (before them with --unoptimized).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -22,6 +25,8 @@
 #include "app/CliCommon.h"
 #include "engine/compile/FusionPlan.h"
 #include "engine/compile/FusionPlanText.h"
+#include "engine/compile/KernelJit.h"
+#include "engine/compile/KernelLowering.h"
 #include "engine/graph/GraphPrinter.h"
 
 namespace fathom::cli {
@@ -34,6 +39,8 @@ struct ShowOptions {
   std::string format = "text";
   bool json = false;
   bool kernels = false;
+  std::string ir;  // a kernel's name
+  bool unoptimized = false;
 };
 
 // A dump with only `graph` (and its inputs and recorded outputs), in canonical form.
@@ -54,15 +61,30 @@ Json nodeNamesJson(const Graph& g, const std::vector<NodeRef>& nodes) {
   return out;
 }
 
+// What the generator makes of each kernel: "" (generated) or why it runs on the eager kernels.
+std::vector<std::string> eagerReasons(const Graph& g, const FusionPlan& plan) {
+  std::vector<std::string> why;
+  for (const FusedKernel& k : plan.kernels) {
+    auto lowered = lowerKernel(g, k);
+    why.push_back(lowered.ok() ? "" : lowered.error().message);
+  }
+  return why;
+}
+
 Json fusionPlanJson(const NamedGraph& g, const FusionPlan& plan) {
   Json kernels = Json::array();
-  for (const FusedKernel& k : plan.kernels)
+  const auto why = eagerReasons(g.graph, plan);
+  for (const FusedKernel& k : plan.kernels) {
+    const std::string& reason = why[static_cast<size_t>(&k - plan.kernels.data())];
     kernels.push_back({{"name", k.name},
                        {"kind", kernelKindName(k.kind)},
                        {"nodes", nodeNamesJson(g.graph, k.nodes)},
                        {"inputs", nodeNamesJson(g.graph, k.inputs)},
                        {"outputs", nodeNamesJson(g.graph, k.outputs)},
-                       {"sizes", symIntListJson(k.sizes)}});
+                       {"sizes", symIntListJson(k.sizes)},
+                       {"code", reason.empty() ? "llvm" : "eager"},
+                       {"why", reason}});
+  }
   const FusionSummary s = plan.summary();
   Json summary = {{"kernels", s.kernels},   {"pointwise", s.pointwise}, {"pointwise_ops", s.pointwiseOps},
                   {"reduction", s.reduction}, {"reduction_ops", s.reductionOps}, {"row_local", s.rowLocal},
@@ -73,9 +95,33 @@ Json fusionPlanJson(const NamedGraph& g, const FusionPlan& plan) {
 int showKernels(const NamedGraph& g, bool json) {
   auto plan = planFusion(g.graph);
   if (!plan.ok()) return reportError(plan.error().within("graph " + g.name));
-  if (json) printJson(fusionPlanJson(g, *plan));
-  else std::cout << printFusionPlan(g.graph, *plan);
+  if (json) {
+    printJson(fusionPlanJson(g, *plan));
+    return kExitOk;
+  }
+  std::vector<std::string> notes = eagerReasons(g.graph, *plan);
+  for (size_t i = 0; i < notes.size(); ++i) {
+    if (plan->kernels[i].kind == KernelKind::Extern) notes[i].clear();
+    else notes[i] = notes[i].empty() ? "-> llvm" : "eager: " + notes[i];
+  }
+  std::cout << printFusionPlan(g.graph, *plan, notes);
   return kExitOk;
+}
+
+int showKernelIr(const NamedGraph& g, const std::string& name, bool optimized) {
+  auto plan = planFusion(g.graph);
+  if (!plan.ok()) return reportError(plan.error().within("graph " + g.name));
+  for (const FusedKernel& k : plan->kernels) {
+    if (k.name != name) continue;
+    auto lowered = lowerKernel(g.graph, k);
+    if (!lowered.ok()) return reportError(invalidInput("kernel " + name + " runs on the eager kernels: " + lowered.error().message));
+    std::cout << lowered->text() << "\n";
+    auto ir = KernelJit::process().ir(*lowered, optimized);
+    if (!ir.ok()) return reportError(ir.error());
+    std::cout << *ir;
+    return kExitOk;
+  }
+  return reportError(invalidInput("graph " + g.name + " has no kernel '" + name + "' (fathom show --kernels lists them)"));
 }
 
 int runShow(const ShowOptions& opts) {
@@ -85,6 +131,7 @@ int runShow(const ShowOptions& opts) {
   const NamedGraph* graph = loadGraphOrReport(opts.dump, opts.graph, opts.load, &dump, &rc);
   if (!graph) return rc;
   const NamedGraph& g = *graph;
+  if (!opts.ir.empty()) return showKernelIr(g, opts.ir, !opts.unoptimized);
   if (opts.kernels) return showKernels(g, opts.json || opts.format == "json");
   const std::string format = opts.json ? "json" : opts.format;
   if (format == "dot") std::cout << graphToDot(g.graph, g.name);
@@ -106,7 +153,10 @@ Command addShowCommand(CLI::App& parent) {
   app->add_flag("--json", opts->json, "Same as --format json");
   app->add_flag("--kernels", opts->kernels,
                 "Print the fusion plan instead: one line per kernel (kind, nodes, iteration sizes) and a summary; "
-                "with --json {graph, kernels: [{name, kind, nodes, inputs, outputs, sizes}], summary}");
+                "with --json {graph, kernels: [{name, kind, nodes, inputs, outputs, sizes, code, why}], summary}; "
+                "code is llvm (generated by --backend jit) or eager, and why");
+  app->add_option("--ir", opts->ir, "Print kernel KERNEL (a name from --kernels): its loops, buffers and strides, then its LLVM IR");
+  app->add_flag("--unoptimized", opts->unoptimized, "With --ir: the LLVM IR as generated, before the O3 passes");
   return {app, [opts] { return runShow(*opts); }};
 }
 

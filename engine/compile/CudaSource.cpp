@@ -184,7 +184,9 @@ class Emitter {
     }
     std::string indent = "  ";
     for (int d = outer_; d < int(k_.loop.size()); ++d) {
-      std::string from = d == 0 ? "begin" : "0", to = d == 0 ? "end" : "n" + std::to_string(d);
+      // Reduced loops run whole (KernelIR.h: with no outer loop, [begin, end) only says whether
+      // the one point runs).
+      std::string from = "0", to = "n" + std::to_string(d);
       o_ << indent << "for (long long i" << d << " = " << from << "; i" << d << " < " << to << "; ++i" << d << ") {\n";
       indent += "  ";
     }

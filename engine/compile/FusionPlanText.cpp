@@ -24,7 +24,7 @@ std::string fusionSummaryLine(const FusionSummary& s) {
          std::to_string(s.extern_) + " extern";
 }
 
-std::string printFusionPlan(const Graph& graph, const FusionPlan& plan) {
+std::string printFusionPlan(const Graph& graph, const FusionPlan& plan, const std::vector<std::string>& notes) {
   size_t nameWidth = 0;
   for (const auto& k : plan.kernels) nameWidth = std::max(nameWidth, k.name.size());
   std::string out;
@@ -32,7 +32,9 @@ std::string printFusionPlan(const Graph& graph, const FusionPlan& plan) {
     std::string kind(kernelKindName(k.kind));
     const std::string count = std::to_string(k.nodes.size()) + (k.nodes.size() == 1 ? " node " : " nodes");
     out += k.name + std::string(nameWidth - k.name.size() + 2, ' ') + kind + std::string(11 - kind.size(), ' ') +
-           count + "  " + abbreviatedNodeNames(graph, k) + "  " + sizesText(k.sizes) + "\n";
+           count + "  " + abbreviatedNodeNames(graph, k) + "  " + sizesText(k.sizes);
+    const size_t i = static_cast<size_t>(&k - plan.kernels.data());
+    out += (i < notes.size() && !notes[i].empty() ? "  " + notes[i] : "") + "\n";
   }
   return out + fusionSummaryLine(plan.summary()) + "\n";
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "engine/compile/FusionPlan.h"
 
@@ -13,6 +14,7 @@ namespace fathom {
 // The names of a kernel's nodes, the first two, "..." and the last when there are more than four.
 std::string abbreviatedNodeNames(const Graph& graph, const FusedKernel& kernel);
 std::string fusionSummaryLine(const FusionSummary& summary);
-std::string printFusionPlan(const Graph& graph, const FusionPlan& plan);
+// `notes`, when given, end each kernel's line (what the code generator made of it).
+std::string printFusionPlan(const Graph& graph, const FusionPlan& plan, const std::vector<std::string>& notes = {});
 
 }  // namespace fathom

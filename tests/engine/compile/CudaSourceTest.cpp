@@ -59,7 +59,7 @@ TEST(CudaSource, OpsUseTheirTypesFunctions) {
   contains("i64_ops", {"const long long* b0", "fathom_max(", "~v", "((long long)7LL)", "(float)v"});
   contains("symbolic_rows", {"const long long n0 = params[0];", "const long long n1 = params[1];", "i0 * params[1]"});
   contains("mean_inner", {"/ (float)(1LL * n2)", "for (long long i2 = 0; i2 < n2; ++i2)", "-__int_as_float(0x7f800000)"});
-  contains("full_sum", {"if (t != 0 || begin >= end) return;", "for (long long i0 = begin; i0 < end; ++i0)"});
+  contains("full_sum", {"if (t != 0 || begin >= end) return;", "for (long long i0 = 0; i0 < n0; ++i0)"});
   contains("reshaped", {"const long long lin = (i0 * n1 + i1);", "% (6LL)", "% (4LL)"});
   contains("scalar_fill", {"b0[0LL] = (float)v0;"});
 }

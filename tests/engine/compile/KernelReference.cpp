@@ -227,7 +227,8 @@ Status referenceRun(const LoweredKernel& k, const std::vector<Tensor>& buffers, 
   Evaluator e(k, buffers, params);
   int outer = int(k.loop.size()) - k.reduceDims;
   std::vector<std::pair<int64_t, int64_t>> ranges;
-  for (size_t d = 0; d < k.loop.size(); ++d) ranges.push_back(d == 0 ? std::pair{begin, end} : std::pair{int64_t{0}, extent(k.loop[d], params)});
+  for (size_t d = 0; d < k.loop.size(); ++d)
+    ranges.push_back(d == 0 && outer > 0 ? std::pair{begin, end} : std::pair{int64_t{0}, extent(k.loop[d], params)});
   if (k.loop.empty() && begin >= end) return {};
   std::vector<std::pair<int64_t, int64_t>> outerRanges(ranges.begin(), ranges.begin() + outer);
   std::vector<std::pair<int64_t, int64_t>> innerRanges(ranges.begin() + outer, ranges.end());
