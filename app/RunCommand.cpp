@@ -1,5 +1,5 @@
 // `fathom run DUMP [--graph NAME] [--seed N] [--inputs FILE] [--memory-limit BYTES]
-//                   [--backend eager|aot_eager] [--json]`:
+//                   [--backend eager|jit|aot_eager|aot_jit] [--unchecked] [--json]`:
 // runs one graph on real tensors with the interpreter and prints each output's layout and a
 // checksum (sum of all elements, largest |x|) plus the wall time of the run. A dump that records
 // its producer's outputs (the PyTorch exporter's) is compared with them: dtype, sizes and strides
@@ -8,6 +8,13 @@
 // runs a partitioned dump's training step (forward graph, mutations applied back, backward
 // graph) and compares every output, gradient and updated input with the eager autograd engine
 // on the joint graph's forward; exit 1 when one differs.
+//
+// --backend jit compiles the graph (engine/jit: fused kernels generated with LLVM, the rest eager)
+// and also runs it on the eager interpreter, comparing every output (layout exactly, values within
+// --rtol/--atol); exit 1 when one differs. The compiled kernels trust the recorded strides: the
+// inputs are checked against them first (exit 2 naming the input) unless --unchecked, which runs
+// the kernels on a wrongly described input as a compiler would - and shows the wrong result.
+// --backend aot_jit is aot_eager with both graphs through the jit.
 //
 // Inputs come from --inputs, else the dump's example inputs, else are drawn from the
 // placeholders' meta. The memory limit is set before anything is allocated, so a dump asking
@@ -31,6 +38,8 @@
 #include "engine/interp/RandomOps.h"
 #include "engine/interp/RecordedComparison.h"
 #include "engine/interp/ValueDiff.h"
+#include "app/JitReport.h"
+#include "engine/jit/JitBackend.h"
 #include "engine/tensor/Storage.h"
 
 namespace fathom::cli {
@@ -45,6 +54,7 @@ struct RunOptions {
   std::string memoryLimit;
   std::string backend = "eager";
   bool check = false;  // aot_eager: run the step under the debug interpreter too
+  bool unchecked = false;  // jit: no input layout checks
   bool json = false;
   // Against recorded outputs: PyTorch's accuracy rule with `tol`; --rtol/--atol (strict) instead
   // compare every value within rtol of each output's largest element plus atol.
@@ -125,9 +135,12 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   const aot::StepInputs in = aot::splitJointInputs(dump, *first);
   const ValueList& tangents = in.tangents;
   const auto start = std::chrono::steady_clock::now();
-  auto compiled = aot::runPartitioned(*fwd, *bwd, info, in.primals, tangents);
+  JitRun jit;
+  const bool useJit = opts.backend == "aot_jit";
+  const aot::GraphRunner runner = useJit ? jitGraphRunner({.checkInputs = !opts.unchecked}, &jit) : aot::GraphRunner{};
+  auto compiled = aot::runPartitioned(*fwd, *bwd, info, in.primals, tangents, runner);
   const double compiledSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!compiled.ok()) return reportError(compiled.error().within(opts.dump + ": aot_eager"));
+  if (!compiled.ok()) return reportError(compiled.error().within(opts.dump + ": " + opts.backend));
   auto reference = aot::runReplayedStep(*joint, *fwd, info, aot::splitJointInputs(dump, *second).primals, tangents);
   if (!reference.ok()) return reportError(reference.error().within(opts.dump + ": eager autograd"));
   const auto diffs = aot::compareSteps(*compiled, *reference, info);
@@ -148,9 +161,10 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
     for (const auto& d : diffs) list.push_back(diffJson(d));
     Json outs = Json::array();
     for (size_t i = 0; i < compiled->outputs.size(); ++i) outs.push_back(outputJson(i, compiled->outputs[i]));
-    Json j = {{"file", opts.dump}, {"backend", "aot_eager"}, {"partitioner", info.partitioner}, {"outputs", std::move(outs)},
+    Json j = {{"file", opts.dump}, {"backend", opts.backend}, {"partitioner", info.partitioner}, {"outputs", std::move(outs)},
               {"saved", info.saved.size()}, {"saved_bytes", info.savedBytes()}, {"compared", std::move(list)},
               {"mismatches", bad}, {"match", bad == 0}, {"seconds", compiledSeconds}};
+    if (useJit) j["jit"] = jitRunJson(jit);
     if (opts.check) {
       Json found = Json::array();
       for (const auto& g : checks)
@@ -160,7 +174,8 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
     }
     printJson(j);
   } else {
-    std::cout << "aot_eager on " << opts.dump << " (" << info.partitioner << " partitioner, " << info.saved.size()
+    if (useJit) std::cout << "jit: " << jitRunText(jit) << "\n";
+    std::cout << opts.backend << " on " << opts.dump << " (" << info.partitioner << " partitioner, " << info.saved.size()
               << " saved values, " << info.savedBytes() << " bytes): " << compiled->outputs.size() << " outputs, "
               << compiled->grads.size() << " gradients, " << compiled->updatedInputs.size() << " updated inputs\n";
     for (size_t i = 0; i < compiled->outputs.size(); ++i) printOutputText(i, compiled->outputs[i]);
@@ -231,11 +246,14 @@ int runGraph(const RunOptions& opts) {
   int rc = kExitOk;
   auto dump = loadDumpOrReport(opts.dump, &rc, opts.load);
   if (!dump) return rc;
-  if (opts.backend == "aot_eager") {
-    if (!opts.graph.empty() || !opts.inputsFile.empty()) return usageError("--backend aot_eager runs the whole training step: no --graph or --inputs");
+  if (opts.backend == "aot_eager" || opts.backend == "aot_jit") {
+    if (!opts.graph.empty() || !opts.inputsFile.empty())
+      return usageError("--backend " + opts.backend + " runs the whole training step: no --graph or --inputs");
     return runAotEager(*dump, opts, seed);
   }
-  if (opts.backend != "eager") return usageError("--backend must be eager or aot_eager, not '" + opts.backend + "'");
+  if (opts.backend != "eager" && opts.backend != "jit")
+    return usageError("--backend must be eager, jit, aot_eager or aot_jit, not '" + opts.backend + "'");
+  if (opts.unchecked && opts.backend == "eager") return usageError("--unchecked is for --backend jit or aot_jit");
   auto graph = selectGraph(*dump, opts.graph, opts.dump);
   if (!graph.ok()) return reportError(graph.error());
   const NamedGraph& g = **graph;
@@ -247,10 +265,20 @@ int runGraph(const RunOptions& opts) {
   if (!tensors.ok()) return reportError(tensors.error().within(where));
 
   Interpreter interpreter(g.graph);
+  JitRun jit;
+  const bool useJit = opts.backend == "jit";
   const auto start = std::chrono::steady_clock::now();
-  auto outputs = interpreter.run(std::move(*tensors));
+  auto outputs = useJit ? jitGraphRunner({.checkInputs = !opts.unchecked}, &jit)(g.graph, *tensors) : interpreter.run(*tensors);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!outputs.ok()) return reportError(outputs.error().within(where));
+  if (!outputs.ok()) return reportError(outputs.error().within(where + ": " + opts.backend));
+  std::vector<JitComparison> againstEager;
+  if (useJit) {
+    auto fresh = materializeInputs(*inputs, seed);  // the jit may have written its inputs
+    if (!fresh.ok()) return reportError(fresh.error().within(where));
+    auto eager = interpreter.run(std::move(*fresh));
+    if (!eager.ok()) return reportError(eager.error().within(where + ": eager"));
+    againstEager = compareWithEager(*outputs, *eager, opts.rtol, opts.atol);
+  }
 
   // The producer's recorded outputs are for the dump's own inputs: compare only with those.
   const auto* recorded = dump->outputsFor(g.name);
@@ -264,6 +292,7 @@ int runGraph(const RunOptions& opts) {
   }
   size_t bad = 0;
   for (const auto& c : checks) bad += c.ok ? 0 : 1;
+  for (const auto& c : againstEager) bad += c.ok ? 0 : 1;
   const auto& opaque = interpreter.opaqueNodesRun();
   if (opts.json) {
     Json list = Json::array();
@@ -271,6 +300,11 @@ int runGraph(const RunOptions& opts) {
     Json j = {{"file", opts.dump}, {"graph", g.name}, {"outputs", std::move(list)}, {"seconds", seconds}};
     if (compare) j["recorded"] = verdictsJson(checks);
     if (!opaque.empty()) j["opaque"] = opaque;
+    if (useJit) {
+      j["backend"] = "jit";
+      j["jit"] = jitRunJson(jit);
+      j["eager"] = comparisonsJson(againstEager);
+    }
     printJson(j);
   } else {
     char time[64];
@@ -278,6 +312,7 @@ int runGraph(const RunOptions& opts) {
     std::cout << "graph '" << g.name << "' of " << opts.dump << ": " << outputs->size() << " output"
               << (outputs->size() == 1 ? "" : "s") << " in " << time << "\n";
     for (size_t i = 0; i < outputs->size(); ++i) printOutputText(i, (*outputs)[i]);
+    if (useJit) printJitText(jit, againstEager);
     if (compare) printRecordedText(checks, producerName(*dump), opts.strict);
     else if (recorded) std::cout << "recorded outputs not compared: they are for the dump's own inputs\n";
     if (!opaque.empty())
@@ -298,8 +333,12 @@ Command addRunCommand(CLI::App& parent) {
   addSeedOption(app, &opts->seed);
   addInputsOption(app, &opts->inputsFile);
   addMemoryLimitOption(app, &opts->memoryLimit);
-  app->add_option("--backend", opts->backend, "eager (interpret one graph) or aot_eager (a partitioned dump's forward + backward, "
-                                               "compared with eager autograd)");
+  app->add_option("--backend", opts->backend,
+                  "eager (interpret one graph), jit (compile it: fused LLVM kernels, compared with eager), aot_eager (a "
+                  "partitioned dump's forward + backward, compared with eager autograd) or aot_jit (that, compiled)");
+  app->add_flag("--unchecked", opts->unchecked,
+                "With jit/aot_jit: skip the input layout checks, so kernels read inputs with their recorded strides even "
+                "when those are wrong (reproduces a compiler's silent wrong result)");
   app->add_option("--tol", opts->tol, "Against a dump's recorded outputs: PyTorch's accuracy rule's tolerance (torch._dynamo's same(); "
                                        "default 1e-4): allclose within it, else float64 error within a multiple of PyTorch's");
   app->add_option("--rtol", opts->rtol, "Against a dump's recorded outputs, strictly instead: relative tolerance, of each output's largest |x| (default 1e-4)");

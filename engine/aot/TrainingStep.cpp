@@ -64,9 +64,10 @@ ValueList backwardInputs(const Graph& backward, const PartitionInfo& info, const
 }
 
 Result<TrainingStep> runPartitioned(const Graph& forward, const Graph& backward, const PartitionInfo& info,
-                                    const ValueList& primals, const ValueList& tangents) {
+                                    const ValueList& primals, const ValueList& tangents, const GraphRunner& runner) {
+  const GraphRunner run = runner ? runner : [](const Graph& g, ValueList in) { return Interpreter(g).run(std::move(in)); };
   defaultGenerator().manualSeed(Generator::kDefaultSeed);
-  auto fwd = Interpreter(forward).run(primals);
+  auto fwd = run(forward, primals);
   FATHOM_TRY(fwd);
   const size_t numMut = info.mutatedInputs.size();
   const size_t numOut = static_cast<size_t>(info.numForwardOutputs);
@@ -84,7 +85,7 @@ Result<TrainingStep> runPartitioned(const Graph& forward, const Graph& backward,
   FATHOM_TRY(applyMutations(step.updatedInputs, mutated, primals));
   step.outputs = slice(*fwd, numMut, numMut + numOut);
   step.saved = slice(*fwd, numMut + numOut, fwd->size());
-  auto bwd = Interpreter(backward).run(backwardInputs(backward, info, step.saved, tangents));
+  auto bwd = run(backward, backwardInputs(backward, info, step.saved, tangents));
   FATHOM_TRY(bwd);
   step.grads = std::move(*bwd);
   return step;

@@ -10,6 +10,7 @@
 #include "engine/aot/JointGraph.h"
 #include "engine/graph/PartitionInfo.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,13 @@ std::vector<int64_t> forwardIndexByName(const Graph& forward, const Graph& joint
 // backward that takes them in another order works too (torch 2.x takes saved SymInts first).
 ValueList backwardInputs(const Graph& backward, const PartitionInfo& info, const ValueList& saved, const ValueList& tangents);
 
+// Runs one graph on real inputs: the interpreter (aot_eager), or a compiling backend's runtime.
+using GraphRunner = std::function<Result<ValueList>(const Graph& graph, ValueList inputs)>;
+
 // `primals` are written into when the forward mutates an input (as the runtime wrapper does).
+// Both graphs run with `run` (the interpreter when empty).
 Result<TrainingStep> runPartitioned(const Graph& forward, const Graph& backward, const PartitionInfo& info,
-                                    const ValueList& primals, const ValueList& tangents);
+                                    const ValueList& primals, const ValueList& tangents, const GraphRunner& run = {});
 Result<TrainingStep> runJoint(const JointGraph& joint, const ValueList& primals, const ValueList& tangents);
 // Runs the model eagerly on `inputs` (its example-input order) with its parameters as leaves,
 // then the engine's backward with `tangents` for the outputs listed in `tangentOutputs`.

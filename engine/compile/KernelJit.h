@@ -35,7 +35,9 @@ struct JitStats {
   int64_t fromMemory = 0;  // already compiled in this process
   int64_t fromDisk = 0;    // loaded from the disk cache's object file
   int64_t compiled = 0;    // generated now
-  double compileMs = 0;    // generating, optimizing and emitting the new ones
+  double compileMs = 0;    // generating, optimizing and emitting the new ones, of which
+  double optimizeMs = 0;   //   the O3 IR passes
+  double machineCodeMs = 0;  //   instruction selection and the object file
   double loadMs = 0;       // linking objects into the process (new or from disk)
 };
 

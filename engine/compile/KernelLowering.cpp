@@ -26,10 +26,46 @@ class Lowering {
     FATHOM_TRY(setUpLoops());
     for (NodeRef r : fk_.nodes) FATHOM_TRY(lowerNode(r));
     for (NodeRef r : fk_.outputs) FATHOM_TRY(storeOutput(r));
+    collapseLoops();
     return std::move(b_.kernel);
   }
 
  private:
+  SymInt symOf(const KernelInt& k) const {
+    return k.isConstant() ? SymInt(k.constant) : b_.kernel.params[static_cast<size_t>(k.param)];
+  }
+
+  // Loops d and d + 1 (both outer or both reduced) become one where every buffer indexed by the
+  // loops steps through them as through one dim (stride[d] = stride[d+1] * extent[d+1], or both
+  // 0): contiguous kernels become one flat loop, whatever their rank - less code, longer vectors.
+  // Buffers with their own shape use the linear index, which merging keeps.
+  bool mergeable(size_t d) const {
+    const LoweredKernel& k = b_.kernel;
+    const size_t outer = k.loop.size() - static_cast<size_t>(k.reduceDims);
+    if (d + 1 == outer) return false;
+    const SymInt next = symOf(k.loop[d + 1]);
+    for (const auto& buf : k.buffers) {
+      if (!buf.shape.empty()) continue;
+      const SymInt a = symOf(buf.strides[d]), b = symOf(buf.strides[d + 1]);
+      if (a.identical(SymInt(0)) && b.identical(SymInt(0))) continue;
+      if (!a.identical(b * next)) return false;
+    }
+    return true;
+  }
+
+  void collapseLoops() {
+    LoweredKernel& k = b_.kernel;
+    for (size_t d = k.loop.size(); d-- > 1;) {
+      if (!mergeable(d - 1)) continue;
+      const KernelInt merged = b_.intOf(symOf(k.loop[d - 1]) * symOf(k.loop[d]));
+      k.loop[d - 1] = merged;
+      k.loop.erase(k.loop.begin() + static_cast<std::ptrdiff_t>(d));
+      if (d >= k.loop.size() + 1 - static_cast<size_t>(k.reduceDims)) --k.reduceDims;
+      for (auto& buf : k.buffers)
+        if (buf.shape.empty()) buf.strides.erase(buf.strides.begin() + static_cast<std::ptrdiff_t>(d - 1));
+    }
+  }
+
   // The loops: the plan's iteration sizes, or for a reduction the kept dims of its input then the
   // reduced ones (perm_[j] is the input dim of loop j).
   Status setUpLoops() {

@@ -87,7 +87,11 @@ class Emitter {
     body();
     auto* next = b_.CreateAdd(i, b_.getInt64(1), "", /*HasNUW=*/true, /*HasNSW=*/true);
     i->addIncoming(next, b_.GetInsertBlock());
-    b_.CreateBr(header);
+    auto* latch = b_.CreateBr(header);
+    llvm::MDNode* parallel = llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.parallel_accesses"), accessGroup()});
+    llvm::MDNode* self = llvm::MDNode::getDistinct(ctx_, {nullptr, parallel});
+    self->replaceOperandWith(0, self);
+    latch->setMetadata(llvm::LLVMContext::MD_loop, self);
     b_.SetInsertPoint(exit);
   }
 
@@ -195,6 +199,19 @@ class Emitter {
     return idx;
   }
 
+  // Every load and store joins one access group, and each loop says the group's accesses carry
+  // no dependence across its iterations: outputs are fresh tensors, written once per point, so
+  // the vectorizer needs no runtime alias checks (which would double the code).
+  llvm::MDNode* accessGroup() {
+    if (!group_) group_ = llvm::MDNode::getDistinct(ctx_, {});
+    return group_;
+  }
+  template <class I>
+  I* grouped(I* inst) {
+    inst->setMetadata(llvm::LLVMContext::MD_access_group, accessGroup());
+    return inst;
+  }
+
   llvm::Value* address(int32_t i) {
     const ScalarKind t = k_.buffers[static_cast<size_t>(i)].type;
     return b_.CreateInBoundsGEP(memType(t), data_[static_cast<size_t>(i)], index(i));
@@ -203,7 +220,7 @@ class Emitter {
   void store(int32_t buffer, llvm::Value* v) {
     const ScalarKind t = k_.buffers[static_cast<size_t>(buffer)].type;
     if (t == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
-    b_.CreateStore(v, address(buffer));
+    grouped(b_.CreateStore(v, address(buffer)));
   }
 
   void computeBody() {
@@ -276,7 +293,7 @@ class Emitter {
     const bool fl = isFloatKind(t);
     switch (in.op) {
       case KOp::Load: {
-        llvm::Value* x = b_.CreateLoad(memType(t), address(in.buffer));
+        llvm::Value* x = grouped(b_.CreateLoad(memType(t), address(in.buffer)));
         return t == ScalarKind::Bool ? b_.CreateICmpNE(x, b_.getInt8(0)) : x;
       }
       case KOp::Const:
@@ -310,6 +327,7 @@ class Emitter {
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
   llvm::Function* fn_ = nullptr;
+  llvm::MDNode* group_ = nullptr;
   llvm::Value* params_ = nullptr;
   std::vector<llvm::Value*> paramValues_, data_, extents_, indices_, values_;
 };
