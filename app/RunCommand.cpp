@@ -66,6 +66,12 @@ struct Checksum {
   double sum = 0, absmax = 0;
 };
 
+JitOptions jitOptions(const RunOptions& opts) {
+  JitOptions j;
+  j.checkInputs = !opts.unchecked;
+  return j;
+}
+
 Checksum checksum(const Tensor& t) {
   Checksum c;
   const int64_t n = t.numel();
@@ -137,7 +143,7 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   const auto start = std::chrono::steady_clock::now();
   JitRun jit;
   const bool useJit = opts.backend == "aot_jit";
-  const aot::GraphRunner runner = useJit ? jitGraphRunner({.checkInputs = !opts.unchecked}, &jit) : aot::GraphRunner{};
+  const aot::GraphRunner runner = useJit ? jitGraphRunner(jitOptions(opts), &jit) : aot::GraphRunner{};
   auto compiled = aot::runPartitioned(*fwd, *bwd, info, in.primals, tangents, runner);
   const double compiledSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!compiled.ok()) return reportError(compiled.error().within(opts.dump + ": " + opts.backend));
@@ -239,6 +245,18 @@ std::string producerName(const Dump& dump) {
   return "the producer";
 }
 
+// The jit's outputs against the eager interpreter's on the same inputs drawn again (the jit may
+// have written into its inputs).
+Result<std::vector<JitComparison>> compareWithEagerRun(Interpreter& interpreter, const std::vector<ExampleInput>& inputs,
+                                                       std::optional<uint64_t> seed, const ValueList& jitOutputs,
+                                                       const RunOptions& opts) {
+  auto fresh = materializeInputs(inputs, seed);
+  FATHOM_TRY(fresh);
+  auto eager = interpreter.run(std::move(*fresh));
+  if (!eager.ok()) return eager.error().within("eager");
+  return compareWithEager(jitOutputs, *eager, opts.rtol, opts.atol);
+}
+
 int runGraph(const RunOptions& opts) {
   if (int rc = applyMemoryLimit(opts.memoryLimit); rc != kExitOk) return rc;
   std::optional<uint64_t> seed;
@@ -251,9 +269,8 @@ int runGraph(const RunOptions& opts) {
       return usageError("--backend " + opts.backend + " runs the whole training step: no --graph or --inputs");
     return runAotEager(*dump, opts, seed);
   }
-  if (opts.backend != "eager" && opts.backend != "jit")
-    return usageError("--backend must be eager, jit, aot_eager or aot_jit, not '" + opts.backend + "'");
-  if (opts.unchecked && opts.backend == "eager") return usageError("--unchecked is for --backend jit or aot_jit");
+  if ((opts.backend != "eager" && opts.backend != "jit") || (opts.unchecked && opts.backend == "eager"))
+    return usageError("--backend must be eager, jit, aot_eager or aot_jit (--unchecked only with a jit), not '" + opts.backend + "'");
   auto graph = selectGraph(*dump, opts.graph, opts.dump);
   if (!graph.ok()) return reportError(graph.error());
   const NamedGraph& g = **graph;
@@ -268,16 +285,14 @@ int runGraph(const RunOptions& opts) {
   JitRun jit;
   const bool useJit = opts.backend == "jit";
   const auto start = std::chrono::steady_clock::now();
-  auto outputs = useJit ? jitGraphRunner({.checkInputs = !opts.unchecked}, &jit)(g.graph, *tensors) : interpreter.run(*tensors);
+  auto outputs = useJit ? jitGraphRunner(jitOptions(opts), &jit)(g.graph, *tensors) : interpreter.run(*tensors);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outputs.ok()) return reportError(outputs.error().within(where + ": " + opts.backend));
   std::vector<JitComparison> againstEager;
   if (useJit) {
-    auto fresh = materializeInputs(*inputs, seed);  // the jit may have written its inputs
-    if (!fresh.ok()) return reportError(fresh.error().within(where));
-    auto eager = interpreter.run(std::move(*fresh));
-    if (!eager.ok()) return reportError(eager.error().within(where + ": eager"));
-    againstEager = compareWithEager(*outputs, *eager, opts.rtol, opts.atol);
+    auto c = compareWithEagerRun(interpreter, *inputs, seed, *outputs, opts);
+    if (!c.ok()) return reportError(c.error().within(where));
+    againstEager = std::move(*c);
   }
 
   // The producer's recorded outputs are for the dump's own inputs: compare only with those.
