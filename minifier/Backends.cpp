@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "engine/interp/DebugInterpreter.h"
+#include "engine/jit/CompiledGraph.h"
 #include "engine/ops/OpOverride.h"
 #include "engine/tensor/TensorMeta.h"
 
@@ -95,6 +96,19 @@ Result<ValueList> hang(const Graph& g, ValueList inputs) {
   });
 }
 
+// The compiling backend: fused kernels generated with LLVM that trust the recorded strides; with
+// the input checks (a wrongly described input fails naming it) or without them (the kernels read
+// it with the recorded strides: a silent wrong result, as from a compiler that trusted its meta).
+Result<ValueList> jit(const Graph& g, ValueList inputs, bool checked) {
+  JitOptions options;
+  options.checkInputs = checked;
+  auto compiled = CompiledGraph::compile(g, options);
+  FATHOM_TRY(compiled);
+  return (*compiled)->run(std::move(inputs));
+}
+Result<ValueList> jitChecked(const Graph& g, ValueList inputs) { return jit(g, std::move(inputs), true); }
+Result<ValueList> jitUnchecked(const Graph& g, ValueList inputs) { return jit(g, std::move(inputs), false); }
+
 Graph recordedMeta(const Graph& g) { return g; }
 
 // What a meta function for aten.t.default that forgets the transpose's strides records.
@@ -114,6 +128,8 @@ Graph faultyTransposeMeta(const Graph& g) {
 const std::vector<Backend>& backends() {
   static const std::vector<Backend> all = {
       {"eager", "the interpreter, op by op", eager, recordedMeta},
+      {"jit", "fused kernels generated with LLVM, inputs checked against their recorded layout", jitChecked, recordedMeta},
+      {"jit-unchecked", "the jit without input checks: kernels trust the recorded strides", jitUnchecked, recordedMeta},
       {"faulty-miscompile", "relu/gelu of a matmul's result comes out 1% too large", miscompile, recordedMeta},
       {"faulty-crash", "a matmul with a transposed weight dies with SIGSEGV", crash, recordedMeta},
       {"faulty-hang", "a matmul fed by relu/gelu never returns", hang, recordedMeta},

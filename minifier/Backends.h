@@ -1,5 +1,5 @@
-// The backends a candidate runs with (`fathom minify --backend B`): eager (the interpreter) and
-// faulty ones that tests, the benchmarks and the demo inject bugs with - each misbehaves on one
+// The backends a candidate runs with (`fathom minify --backend B`): eager (the interpreter), jit
+// (the compiling backend, engine/jit; jit-unchecked without its input layout checks) and faulty ones that tests, the benchmarks and the demo inject bugs with - each misbehaves on one
 // op pattern only, so a minifier has to find the pattern among many healthy nodes:
 //   faulty-miscompile  an activation (relu, gelu) of a matmul's result (through views) comes out
 //                      1% too large: a wrong fused epilogue (`accuracy` finds it)

@@ -4,9 +4,9 @@
 
 #include "engine/compile/FusionRules.h"
 #include "engine/compile/KernelLowering.h"
-#include "engine/core/Parallel.h"
 #include "engine/interp/Interpreter.h"
 #include "engine/jit/InputLayoutCheck.h"
+#include "engine/jit/KernelLaunch.h"
 #include "engine/jit/PlanOrder.h"
 #include "engine/symbolic/ShapeEnv.h"
 
@@ -49,51 +49,13 @@ class JitInterpreter : public Interpreter {
 
  private:
   Status runKernel(const LoweredKernel& k, KernelFn fn) {
-    std::vector<int64_t> params;
-    for (const SymInt& p : k.params) {
-      auto v = binding_.eval(p);
-      if (!v) return invalidInput("kernel " + k.name + ": its size " + p.str() + " has no value here");
-      params.push_back(*v);
-    }
-    std::vector<void*> data;
-    for (const KernelBuffer& b : k.buffers) {
-      auto ref = g_.find(b.value);
-      if (!ref) return internalError("kernel " + k.name + " names no node %" + b.value);
-      if (!b.output) {
-        const Tensor* t = value(*ref).tryAs<Tensor>();
-        if (!t || !t->defined()) return internalError("kernel " + k.name + ": %" + b.value + " has no tensor here");
-        if (t->dtype() != dtypeOf(b.type))
-          return invalidInput("kernel " + k.name + ": %" + b.value + " is " + std::string(dtypeName(t->dtype())) +
-                              ", its meta says " + std::string(dtypeName(dtypeOf(b.type))));
-        data.push_back(t->data());
-        continue;
-      }
-      auto out = allocate(g_.node(*ref));
-      FATHOM_TRY(out);
-      data.push_back(out->data());
-      pending_[b.value] = *out;
-    }
-    const int64_t outer = outerExtent(k, params);
-    int64_t perRow = 1;
-    for (size_t d = k.reduceDims == static_cast<int32_t>(k.loop.size()) ? 0 : 1; d < k.loop.size(); ++d)
-      perRow *= k.loop[d].isConstant() ? k.loop[d].constant : params[static_cast<size_t>(k.loop[d].param)];
-    const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, perRow));
-    parallelFor(outer, grain, [&](int64_t b, int64_t e) { fn(data.data(), params.data(), b, e); });
+    auto outputs = launchKernel(k, fn, g_, binding_, [this](const std::string& name) -> const Value* {
+      auto ref = g_.find(name);
+      return ref ? &value(*ref) : nullptr;
+    });
+    FATHOM_TRY(outputs);
+    for (auto& [name, t] : *outputs) pending_[name] = std::move(t);
     return {};
-  }
-
-  // A kernel output with its recorded layout: what the compiled code was told it writes.
-  Result<Tensor> allocate(const Node& n) {
-    const TensorMeta* m = n.val.tryAs<TensorMeta>();
-    if (!m) return internalError("%" + n.name + " has no recorded tensor");
-    IntList sizes, strides;
-    for (const auto& s : m->sizes) sizes.push_back(binding_.eval(s).value_or(-1));
-    for (const auto& s : m->strides) strides.push_back(binding_.eval(s).value_or(-1));
-    for (int64_t v : sizes)
-      if (v < 0) return invalidInput("%" + n.name + ": a recorded size has no value here");
-    for (int64_t v : strides)
-      if (v < 0) return invalidInput("%" + n.name + ": a recorded stride has no value here");
-    return Tensor::emptyStrided(sizes, strides, m->dtype);
   }
 
   const Graph& g_;

@@ -1,0 +1,63 @@
+#include "engine/jit/KernelLaunch.h"
+
+#include <algorithm>
+
+#include "engine/core/Parallel.h"
+#include "engine/tensor/TensorMeta.h"
+
+namespace fathom {
+namespace {
+
+// A kernel output with its recorded layout under the binding.
+Result<Tensor> allocate(const Node& n, const SymbolBinding& binding) {
+  const TensorMeta* m = n.val.tryAs<TensorMeta>();
+  if (!m) return internalError("%" + n.name + " has no recorded tensor");
+  IntList sizes, strides;
+  for (const auto& s : m->sizes) sizes.push_back(binding.eval(s).value_or(-1));
+  for (const auto& s : m->strides) strides.push_back(binding.eval(s).value_or(-1));
+  const bool bound = std::none_of(sizes.begin(), sizes.end(), [](int64_t v) { return v < 0; }) &&
+                     std::none_of(strides.begin(), strides.end(), [](int64_t v) { return v < 0; });
+  if (!bound) return invalidInput("%" + n.name + ": a recorded size or stride has no value here");
+  return Tensor::emptyStrided(sizes, strides, m->dtype);
+}
+
+}  // namespace
+
+Result<std::vector<std::pair<std::string, Tensor>>> launchKernel(const LoweredKernel& k, KernelFn fn, const Graph& graph,
+                                                                  const SymbolBinding& binding, const ValueByName& valueOf) {
+  std::vector<int64_t> params;
+  for (const SymInt& p : k.params) {
+    auto v = binding.eval(p);
+    if (!v) return invalidInput("kernel " + k.name + ": its size " + p.str() + " has no value here");
+    params.push_back(*v);
+  }
+  std::vector<void*> data;
+  std::vector<std::pair<std::string, Tensor>> outputs;
+  for (const KernelBuffer& b : k.buffers) {
+    if (b.output) {
+      auto ref = graph.find(b.value);
+      if (!ref) return internalError("kernel " + k.name + " names no node %" + b.value);
+      auto out = allocate(graph.node(*ref), binding);
+      FATHOM_TRY(out);
+      data.push_back(out->data());
+      outputs.emplace_back(b.value, std::move(*out));
+      continue;
+    }
+    const Value* v = valueOf(b.value);
+    const Tensor* t = v ? v->tryAs<Tensor>() : nullptr;
+    if (!t || !t->defined()) return internalError("kernel " + k.name + ": %" + b.value + " has no tensor here");
+    if (t->dtype() != dtypeOf(b.type))
+      return invalidInput("kernel " + k.name + ": %" + b.value + " is " + std::string(dtypeName(t->dtype())) +
+                          ", its meta says " + std::string(dtypeName(dtypeOf(b.type))));
+    data.push_back(t->data());
+  }
+  const int64_t outer = outerExtent(k, params);
+  int64_t perRow = 1;  // points per step of the outer loop
+  for (size_t d = outer == 1 && k.reduceDims == static_cast<int32_t>(k.loop.size()) ? 0 : 1; d < k.loop.size(); ++d)
+    perRow *= k.loop[d].isConstant() ? k.loop[d].constant : params[static_cast<size_t>(k.loop[d].param)];
+  const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, perRow));
+  parallelFor(outer, grain, [&](int64_t b, int64_t e) { fn(data.data(), params.data(), b, e); });
+  return outputs;
+}
+
+}  // namespace fathom
