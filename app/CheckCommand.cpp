@@ -150,6 +150,26 @@ int report(const std::vector<aot::GraphCheck>& checks, const std::vector<KernelR
   return mismatches || divergences ? kExitProblem : kExitOk;
 }
 
+// --sizes as a binding of every symbol (those not named keep their traced sizes); none without it.
+Result<std::optional<std::map<std::string, int64_t>>> sizeBinding(const Dump& dump, const CheckCliOptions& o) {
+  if (o.sizes.empty()) return std::optional<std::map<std::string, int64_t>>{};
+  if (!dump.shapeEnv) return invalidInput("--sizes needs a symbolic dump (this one has no shape_env)", o.dump);
+  auto b = parseSizes(o.sizes);
+  FATHOM_TRY(b);
+  // A symbol the trace replaced (specialized to a constant, or unified with another) no longer
+  // stands for a free size: binding it would be silently ignored.
+  for (const auto& [symbol, value] : *b) {
+    const auto index = dump.shapeEnv->symbolIndex(symbol);
+    if (!index) continue;  // reported later, with the other unknown names
+    if (auto it = dump.shapeEnv->replacements().find(*index); it != dump.shapeEnv->replacements().end())
+      return invalidInput("--sizes: " + symbol + " was replaced by " + it->second.str() +
+                          " when traced (shape_env replacements), so it cannot take another size");
+  }
+  const auto& symbols = dump.shapeEnv->symbols();
+  for (size_t i = 0; i < symbols.size(); ++i) b->emplace(sym::symbolName(static_cast<int32_t>(i)), symbols[i].hint);
+  return std::optional<std::map<std::string, int64_t>>(std::move(*b));
+}
+
 // A training step kernel by kernel: the forward on the primals, the backward on what an eager
 // forward saved and the tangents.
 template <class InputsOf, class CheckKernelsOf>
@@ -174,25 +194,9 @@ int runCheck(const CheckCliOptions& o) {
   int rc = kExitOk;
   auto dump = loadDumpOrReport(o.dump, &rc, o.load);
   if (!dump) return rc;
-  std::optional<std::map<std::string, int64_t>> binding;
-  if (!o.sizes.empty()) {
-    if (!dump->shapeEnv) return reportError(invalidInput("--sizes needs a symbolic dump (this one has no shape_env)", o.dump));
-    auto b = parseSizes(o.sizes);
-    if (!b.ok()) return reportError(b.error());
-    binding = std::move(*b);
-    // A symbol the trace replaced (specialized to a constant, or unified with another) no longer
-    // stands for a free size: binding it would be silently ignored.
-    for (const auto& [symbol, value] : *binding) {
-      const auto index = dump->shapeEnv->symbolIndex(symbol);
-      if (!index) continue;  // reported below, with the other unknown names
-      if (auto it = dump->shapeEnv->replacements().find(*index); it != dump->shapeEnv->replacements().end())
-        return usageError("--sizes: " + symbol + " was replaced by " + it->second.str() +
-                          " when traced (shape_env replacements), so it cannot take another size");
-    }
-    // Symbols not named keep the size they were traced at.
-    const auto& symbols = dump->shapeEnv->symbols();
-    for (size_t i = 0; i < symbols.size(); ++i) binding->emplace(sym::symbolName(static_cast<int32_t>(i)), symbols[i].hint);
-  }
+  auto sized = sizeBinding(*dump, o);
+  if (!sized.ok()) return reportError(sized.error());
+  const std::optional<std::map<std::string, int64_t>> binding = std::move(*sized);
   CheckOptions co;
   co.strictStrides = o.strictStrides;
   co.checkValues = o.values;

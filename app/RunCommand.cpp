@@ -24,12 +24,14 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 
 #include "app/CliCommon.h"
 #include "engine/aot/CheckStep.h"
 #include "engine/aot/TrainingStep.h"
+#include "engine/core/TraceLog.h"
 #include "engine/dump/VerdictJson.h"
 #include "engine/graph/GraphPrinter.h"
 #include "engine/graph/PartitionInfo.h"
@@ -55,6 +57,7 @@ struct RunOptions {
   std::string backend = "eager";
   bool check = false;  // aot_eager: run the step under the debug interpreter too
   bool unchecked = false;  // jit: no input layout checks
+  std::string traceLog;    // jit: kernel_compiled and compile_assumption events
   bool json = false;
   // Against recorded outputs: PyTorch's accuracy rule with `tol`; --rtol/--atol (strict) instead
   // compare every value within rtol of each output's largest element plus atol.
@@ -66,11 +69,27 @@ struct Checksum {
   double sum = 0, absmax = 0;
 };
 
-JitOptions jitOptions(const RunOptions& opts) {
+JitOptions jitOptions(const RunOptions& opts, TraceLog* log) {
   JitOptions j;
   j.checkInputs = !opts.unchecked;
+  j.traceLog = log;
   return j;
 }
+
+// A jit run's trace log (--trace-log) and statistics; the runner it makes writes to both.
+struct JitSession {
+  std::optional<TraceLog> log;
+  JitRun stats;
+
+  Result<aot::GraphRunner> runner(const RunOptions& opts, std::map<const Graph*, std::string> names) {
+    if (!opts.traceLog.empty()) {
+      auto opened = TraceLog::open(opts.traceLog);
+      FATHOM_TRY(opened);
+      log.emplace(std::move(*opened));
+    }
+    return jitGraphRunner(jitOptions(opts, log ? &*log : nullptr), &stats, std::move(names));
+  }
+};
 
 Checksum checksum(const Tensor& t) {
   Checksum c;
@@ -141,10 +160,12 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   const aot::StepInputs in = aot::splitJointInputs(dump, *first);
   const ValueList& tangents = in.tangents;
   const auto start = std::chrono::steady_clock::now();
-  JitRun jit;
+  JitSession session;
+  const JitRun& jit = session.stats;
   const bool useJit = opts.backend == "aot_jit";
-  const aot::GraphRunner runner = useJit ? jitGraphRunner(jitOptions(opts), &jit) : aot::GraphRunner{};
-  auto compiled = aot::runPartitioned(*fwd, *bwd, info, in.primals, tangents, runner);
+  auto runner = useJit ? session.runner(opts, {{fwd, info.forward}, {bwd, info.backward}}) : Result<aot::GraphRunner>(aot::GraphRunner{});
+  if (!runner.ok()) return reportError(runner.error());
+  auto compiled = aot::runPartitioned(*fwd, *bwd, info, in.primals, tangents, *runner);
   const double compiledSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!compiled.ok()) return reportError(compiled.error().within(opts.dump + ": " + opts.backend));
   auto reference = aot::runReplayedStep(*joint, *fwd, info, aot::splitJointInputs(dump, *second).primals, tangents);
@@ -245,6 +266,21 @@ std::string producerName(const Dump& dump) {
   return "the producer";
 }
 
+void printGraphRunText(const RunOptions& opts, const NamedGraph& g, const ValueList& outputs, double seconds) {
+  char time[64];
+  std::snprintf(time, sizeof time, "%.6f s", seconds);
+  std::cout << "graph '" << g.name << "' of " << opts.dump << ": " << outputs.size() << " output"
+            << (outputs.size() == 1 ? "" : "s") << " in " << time << "\n";
+  for (size_t i = 0; i < outputs.size(); ++i) printOutputText(i, outputs[i]);
+}
+
+void printOpaqueNote(const std::vector<std::string>& opaque) {
+  if (opaque.empty()) return;
+  std::cout << "note: " << opaque.size() << " opaque node" << (opaque.size() == 1 ? "" : "s") << " (%" << opaque.front()
+            << (opaque.size() > 1 ? ", ..." : "") << ") ran as zeros with the recorded layout; values after "
+            << (opaque.size() == 1 ? "it" : "them") << " are not real\n";
+}
+
 // The jit's outputs against the eager interpreter's on the same inputs drawn again (the jit may
 // have written into its inputs).
 Result<std::vector<JitComparison>> compareWithEagerRun(Interpreter& interpreter, const std::vector<ExampleInput>& inputs,
@@ -282,10 +318,13 @@ int runGraph(const RunOptions& opts) {
   if (!tensors.ok()) return reportError(tensors.error().within(where));
 
   Interpreter interpreter(g.graph);
-  JitRun jit;
+  JitSession session;
+  const JitRun& jit = session.stats;
   const bool useJit = opts.backend == "jit";
+  auto runner = useJit ? session.runner(opts, {{&g.graph, g.name}}) : Result<aot::GraphRunner>(aot::GraphRunner{});
+  if (!runner.ok()) return reportError(runner.error());
   const auto start = std::chrono::steady_clock::now();
-  auto outputs = useJit ? jitGraphRunner(jitOptions(opts), &jit)(g.graph, *tensors) : interpreter.run(*tensors);
+  auto outputs = useJit ? (*runner)(g.graph, *tensors) : interpreter.run(*tensors);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outputs.ok()) return reportError(outputs.error().within(where + ": " + opts.backend));
   std::vector<JitComparison> againstEager;
@@ -322,18 +361,11 @@ int runGraph(const RunOptions& opts) {
     }
     printJson(j);
   } else {
-    char time[64];
-    std::snprintf(time, sizeof time, "%.6f s", seconds);
-    std::cout << "graph '" << g.name << "' of " << opts.dump << ": " << outputs->size() << " output"
-              << (outputs->size() == 1 ? "" : "s") << " in " << time << "\n";
-    for (size_t i = 0; i < outputs->size(); ++i) printOutputText(i, (*outputs)[i]);
+    printGraphRunText(opts, g, *outputs, seconds);
     if (useJit) printJitText(jit, againstEager);
     if (compare) printRecordedText(checks, producerName(*dump), opts.strict);
     else if (recorded) std::cout << "recorded outputs not compared: they are for the dump's own inputs\n";
-    if (!opaque.empty())
-      std::cout << "note: " << opaque.size() << " opaque node" << (opaque.size() == 1 ? "" : "s") << " (%" << opaque.front()
-                << (opaque.size() > 1 ? ", ..." : "") << ") ran as zeros with the recorded layout; values after "
-                << (opaque.size() == 1 ? "it" : "them") << " are not real\n";
+    printOpaqueNote(opaque);
   }
   return bad ? kExitProblem : kExitOk;
 }
@@ -351,6 +383,9 @@ Command addRunCommand(CLI::App& parent) {
   app->add_option("--backend", opts->backend,
                   "eager (interpret one graph), jit (compile it: fused LLVM kernels, compared with eager), aot_eager (a "
                   "partitioned dump's forward + backward, compared with eager autograd) or aot_jit (that, compiled)");
+  app->add_option("--trace-log", opts->traceLog,
+                  "With jit/aot_jit: append the compile's events as JSON lines: kernel_compiled (nodes, llvm or eager and why, "
+                  "compiled or from a cache, ms) and compile_assumption (each input layout the kernels trust, and who)");
   app->add_flag("--unchecked", opts->unchecked,
                 "With jit/aot_jit: skip the input layout checks, so kernels read inputs with their recorded strides even "
                 "when those are wrong (reproduces a compiler's silent wrong result)");

@@ -1,5 +1,7 @@
 #include "engine/compile/KernelIR.h"
 
+#include "engine/compile/KernelJit.h"
+
 #include <cstdio>
 #include <sstream>
 
@@ -100,6 +102,15 @@ int64_t outerExtent(const LoweredKernel& k, const std::vector<int64_t>& params) 
   if (k.loop.empty() || static_cast<size_t>(k.reduceDims) >= k.loop.size()) return 1;
   const KernelInt& n = k.loop[0];
   return n.isConstant() ? n.constant : params.at(static_cast<size_t>(n.param));
+}
+
+std::string_view kernelSourceName(KernelSource s) {
+  switch (s) {
+    case KernelSource::Memory: return "memory";
+    case KernelSource::Disk: return "disk cache";
+    case KernelSource::Compiled: return "compiled";
+  }
+  return "?";
 }
 
 namespace {

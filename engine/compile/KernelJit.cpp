@@ -190,17 +190,19 @@ Result<std::vector<KernelFn>> KernelJit::compile(const std::vector<const Lowered
   std::vector<const LoweredKernel*> missing;
   std::vector<std::string> signatures;
   std::unordered_map<std::string, bool> queued;
+  std::vector<size_t> missingAt;  // positions in s.sources of the kernels generated or loaded now
   for (const LoweredKernel* k : kernels) {
     std::string sig = k->signature();
-    if (impl_->bySignature.count(sig)) {
+    if (impl_->bySignature.count(sig) || queued[sig]) {
       ++s.fromMemory;
-    } else if (!queued[sig]) {
-      queued[sig] = true;
-      missing.push_back(k);
-      signatures.push_back(sig);
-    } else {
-      ++s.fromMemory;
+      s.sources.push_back(KernelSource::Memory);
+      continue;
     }
+    queued[sig] = true;
+    missing.push_back(k);
+    signatures.push_back(sig);
+    missingAt.push_back(s.sources.size());
+    s.sources.push_back(KernelSource::Compiled);
   }
   if (!missing.empty()) {
     std::string all = std::string(kGeneratorVersion) + "\n" + impl_->target() + "\n" +
@@ -215,6 +217,7 @@ Result<std::vector<KernelFn>> KernelJit::compile(const std::vector<const Lowered
     }
     if (!obj.empty()) {
       s.fromDisk += static_cast<int64_t>(missing.size());
+      for (size_t at : missingAt) s.sources[at] = KernelSource::Disk;
     } else {
       const auto t0 = std::chrono::steady_clock::now();
       llvm::LLVMContext ctx;

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/compile/KernelIR.h"
@@ -29,6 +30,10 @@
 namespace fathom {
 
 using KernelFn = void (*)(void* const* buffers, const int64_t* params, int64_t begin, int64_t end);
+
+// Where each kernel's code came from, in the order asked.
+enum class KernelSource { Memory, Disk, Compiled };
+std::string_view kernelSourceName(KernelSource s);  // "memory", "disk cache", "compiled"
 
 struct JitStats {
   int64_t kernels = 0;     // asked for
@@ -39,6 +44,7 @@ struct JitStats {
   double optimizeMs = 0;   //   the O3 IR passes
   double machineCodeMs = 0;  //   instruction selection and the object file
   double loadMs = 0;       // linking objects into the process (new or from disk)
+  std::vector<KernelSource> sources;  // per kernel asked, appended
 };
 
 class KernelJit {

@@ -5,6 +5,7 @@
 #include "engine/compile/FusionRules.h"
 #include "engine/compile/KernelLowering.h"
 #include "engine/interp/Interpreter.h"
+#include "engine/jit/CompileEvents.h"
 #include "engine/jit/InputLayoutCheck.h"
 #include "engine/jit/KernelLaunch.h"
 #include "engine/jit/PlanOrder.h"
@@ -95,6 +96,7 @@ Result<std::unique_ptr<CompiledGraph>> CompiledGraph::compile(const Graph& graph
   size_t next = 0;
   for (auto& ck : cg->kernels_)
     if (ck.lowered) ck.fn = (*fns)[next++];
+  emitCompileEvents(*cg, options);
   return cg;
 }
 

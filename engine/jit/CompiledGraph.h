@@ -27,10 +27,17 @@
 
 namespace fathom {
 
+class TraceLog;
+
 struct JitOptions {
   bool checkInputs = true;
   FusionOptions fusion;
   bool keepIntermediates = false;  // keep every node's value after run() (kernel-by-kernel checks)
+  // When set, compile() appends, at stage "compile": a kernel_compiled event per kernel (nodes,
+  // code llvm|eager and why, where its code came from, compile ms) and a compile_assumption
+  // event per input (the layout the kernels trust, who trusts it, checked at run time or not).
+  TraceLog* traceLog = nullptr;
+  std::string graphName;  // for the events
 };
 
 // One kernel of the plan as compiled: generated (fn set) or run on the eager kernels, and why.

@@ -2,19 +2,20 @@
 
 #include <chrono>
 #include <cstdio>
-#include <map>
 
 namespace fathom {
 
-aot::GraphRunner jitGraphRunner(JitOptions options, JitRun* stats) {
+aot::GraphRunner jitGraphRunner(JitOptions options, JitRun* stats, std::map<const Graph*, std::string> names) {
   // Compiled graphs by the graph's address: a runner serves graphs that outlive it.
   auto compiled = std::make_shared<std::map<const Graph*, std::unique_ptr<CompiledGraph>>>();
-  return [compiled, options, stats](const Graph& g, ValueList inputs) -> Result<ValueList> {
+  return [compiled, options, stats, names](const Graph& g, ValueList inputs) -> Result<ValueList> {
     using Clock = std::chrono::steady_clock;
     auto& slot = (*compiled)[&g];
     if (!slot) {
       const auto t0 = Clock::now();
-      auto cg = CompiledGraph::compile(g, options);
+      JitOptions named = options;
+      if (auto it = names.find(&g); it != names.end()) named.graphName = it->second;
+      auto cg = CompiledGraph::compile(g, named);
       FATHOM_TRY(cg);
       slot = std::move(*cg);
       if (stats) {

@@ -7,7 +7,9 @@
 //   auto step = aot::runPartitioned(fwd, bwd, info, primals, tangents, run);
 #pragma once
 
+#include <map>
 #include <memory>
+#include <string>
 
 #include "engine/aot/TrainingStep.h"
 #include "engine/jit/CompiledGraph.h"
@@ -22,8 +24,10 @@ struct JitRun {
   double compileSeconds = 0, runSeconds = 0;
 };
 
-// `stats`, when given, must outlive the runner.
-aot::GraphRunner jitGraphRunner(JitOptions options = {}, JitRun* stats = nullptr);
+// `stats`, when given, must outlive the runner. `names` name the graphs in the trace log's events
+// (options.traceLog).
+aot::GraphRunner jitGraphRunner(JitOptions options = {}, JitRun* stats = nullptr,
+                                std::map<const Graph*, std::string> names = {});
 
 // "2 graphs, 101 kernels (44 generated: 3 compiled in 21.4 ms, 41 from the disk cache); ..."
 std::string jitRunText(const JitRun& run);

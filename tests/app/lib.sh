@@ -5,6 +5,7 @@
 #   ok ARGS...                     fathom exits 0 with nothing on stderr; stdout in $T/out
 #   usage_error TEXT ARGS...       fathom exits 2 with exactly one "fathom: ...TEXT..." line
 #   expect_jq FILTER FILE WHAT     the jq filter is true on FILE
+#   exits CODE TEXT ARGS...        fathom exits CODE with TEXT in its stdout or stderr
 #   finish                         prints the tally; the script's exit status
 TEST_NAME=$1
 FATHOM=$2
@@ -12,6 +13,8 @@ cd "$3" || exit 1
 command -v jq >/dev/null || { echo "$TEST_NAME: needs jq (apt-get install -y jq)"; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# The jit's disk cache of compiled kernels: the test's own, never the user's.
+export FATHOM_KERNEL_CACHE="$T/kernel-cache"
 checks=0 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
@@ -39,6 +42,16 @@ usage_error() {
 expect_jq() {
   checks=$((checks + 1))
   jq -e "$1" "$2" >/dev/null 2>&1 || fail "$3 (jq: $1)"
+}
+
+exits() {
+  local want=$1 text=$2; shift 2
+  checks=$((checks + 1))
+  "$FATHOM" "$@" >"$T/out" 2>"$T/err"
+  local rc=$?
+  [ "$rc" -eq "$want" ] || { fail "fathom $*: exit $rc, expected $want ($(head -n 1 "$T/err"))"; return 1; }
+  grep -qF -- "$text" "$T/out" "$T/err" || { fail "fathom $*: no '$text' in its output"; return 1; }
+  return 0
 }
 
 finish() {
