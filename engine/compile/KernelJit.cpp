@@ -119,6 +119,9 @@ struct KernelJit::Impl {
       llvm::Function* f = emitKernel(*m, *k, symbolOf(k->signature()));
       f->addFnAttr("target-cpu", tm->getTargetCPU());
       f->addFnAttr("target-features", tm->getTargetFeatureString());
+      // LLVM keeps AVX-512 machines at 256-bit vectors by default (clock throttling on early
+      // parts); the fused kernels are long arithmetic chains that gain from the full width.
+      if (tm->getTargetFeatureString().contains("+avx512f")) f->addFnAttr("prefer-vector-width", "512");
     }
     return m;
   }

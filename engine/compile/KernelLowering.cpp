@@ -112,6 +112,15 @@ class Lowering {
     return {};
   }
 
+  static bool rowMajor(const SymIntList& sizes, const std::vector<SymInt>& strides) {
+    TensorMeta m;
+    m.sizes = sizes;
+    m.strides = strides;
+    for (size_t d = 0; d < sizes.size(); ++d)
+      if (strides[d].identical(SymInt(0)) && !sizes[d].identical(SymInt(1))) return false;  // broadcast
+    return isStaticallyContiguous(m);
+  }
+
   bool atLoopSizes(const SymIntList& s) const { return fk_.kind == KernelKind::Reduction || sameSizes(s, loopSizes_); }
 
   // Strides of `layout` read at reader sizes `at` (right-aligned broadcasting), as loop strides
@@ -142,9 +151,14 @@ class Lowering {
       } else {
         for (int64_t d : perm_) buf.strides.push_back(b_.intOf(strides[static_cast<size_t>(d)]));
       }
+    } else if (atLoopSizes(at)) {
+      for (const auto& s : strides) buf.strides.push_back(b_.intOf(s));
+    } else if (rowMajor(at, strides)) {
+      // Row-major in its own sizes: its index is the loops' linear index, so it reads as the
+      // loops' row-major strides (no division; the loops may then collapse and vectorize).
+      for (const auto& s : contiguousStrides(loopSizes_)) buf.strides.push_back(b_.intOf(s));
     } else {
-      if (!atLoopSizes(at))
-        for (const auto& s : at) buf.shape.push_back(b_.intOf(s));
+      for (const auto& s : at) buf.shape.push_back(b_.intOf(s));
       for (const auto& s : strides) buf.strides.push_back(b_.intOf(s));
     }
     const std::string key = buf.value + (output ? " out " : " in ") + KernelIRKey(buf);

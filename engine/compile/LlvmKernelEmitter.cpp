@@ -45,6 +45,8 @@ class Emitter {
       outerPoint();
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
+    } else if (columnReduction()) {
+      reduceColumns(begin, end);
     } else {
       loops(0, outer, begin, end, [&] { outerPoint(); });
     }
@@ -111,6 +113,9 @@ class Emitter {
     if (k_.reduceDims == 0) {
       computeBody();
       for (const auto& st : k_.stores) store(st.buffer, values_[static_cast<size_t>(st.value)]);
+      // A reduction over no dims (a 0-dim input): each point reduces itself.
+      for (const auto& r : k_.reductions)
+        finish(r, combine(r, initial(r), values_[static_cast<size_t>(r.value)]), k_.loop.size());
       return;
     }
     std::vector<llvm::AllocaInst*> accs;
@@ -127,16 +132,80 @@ class Emitter {
         b_.CreateStore(combine(r, acc, values_[static_cast<size_t>(r.value)]), accs[i]);
       }
     });
-    for (size_t i = 0; i < k_.reductions.size(); ++i) {
-      const auto& r = k_.reductions[i];
-      llvm::Value* acc = b_.CreateLoad(regType(r.type), accs[i]);
-      if (r.op == ReduceOp::Mean) {
-        llvm::Value* count = b_.getInt64(1);
-        for (size_t d = outer; d < k_.loop.size(); ++d) count = b_.CreateMul(count, extents_[d]);
-        acc = b_.CreateFDiv(acc, b_.CreateSIToFP(count, regType(r.type)));
-      }
-      store(r.buffer, acc);
+    for (size_t i = 0; i < k_.reductions.size(); ++i)
+      finish(k_.reductions[i], b_.CreateLoad(regType(k_.reductions[i].type), accs[i]), outer);
+  }
+
+  // A reduction over outer dims of its input (a bias gradient: sum over rows of [N, M]) reads
+  // down columns if each output element runs its reduced loops alone. When the one kept loop is
+  // the input's unit-stride dim and the reduced loops are not, the kernel keeps a block of
+  // accumulators instead and sweeps rows through it, as Inductor's reductions over outer dims do:
+  // contiguous, vectorized reads.
+  bool columnReduction() const {
+    if (k_.reduceDims == 0 || k_.loop.size() != static_cast<size_t>(k_.reduceDims) + 1) return false;
+    for (const auto& buf : k_.buffers) {
+      if (buf.output || !buf.shape.empty()) continue;
+      const KernelInt& kept = buf.strides.front();
+      const KernelInt& inner = buf.strides.back();
+      if (kept.isConstant() && kept.constant == 1 && !(inner.isConstant() && inner.constant <= 1)) return true;
     }
+    return false;
+  }
+
+  static constexpr int64_t kColumnBlock = 64;
+
+  void reduceColumns(llvm::Value* begin, llvm::Value* end) {
+    auto* i64 = b_.getInt64Ty();
+    std::vector<llvm::AllocaInst*> accs;
+    {
+      llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+      for (const auto& r : k_.reductions) accs.push_back(entry.CreateAlloca(llvm::ArrayType::get(regType(r.type), kColumnBlock)));
+    }
+    auto slot = [&](size_t r, llvm::Value* j, llvm::Value* jb) {
+      return b_.CreateInBoundsGEP(accs[r]->getAllocatedType(), accs[r], {b_.getInt64(0), b_.CreateSub(j, jb)});
+    };
+    // for (jb = begin; jb < end; jb += block): the blocks, each reduced whole.
+    auto* pre = b_.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(ctx_, "blocks", fn_);
+    auto* body = llvm::BasicBlock::Create(ctx_, "block", fn_);
+    auto* exit = llvm::BasicBlock::Create(ctx_, "blocks_done", fn_);
+    b_.CreateBr(header);
+    b_.SetInsertPoint(header);
+    auto* jb = b_.CreatePHI(i64, 2, "jb");
+    jb->addIncoming(begin, pre);
+    b_.CreateCondBr(b_.CreateICmpSLT(jb, end), body, exit);
+    b_.SetInsertPoint(body);
+    llvm::Value* next = b_.CreateAdd(jb, b_.getInt64(kColumnBlock));
+    llvm::Value* je = b_.CreateSelect(b_.CreateICmpSLT(next, end), next, end);
+    loop(0, jb, je, [&] {
+      for (size_t r = 0; r < k_.reductions.size(); ++r) b_.CreateStore(initial(k_.reductions[r]), slot(r, indices_[0], jb));
+    });
+    loops(1, k_.loop.size(), b_.getInt64(0), extents_[1], [&] {
+      loop(0, jb, je, [&] {
+        computeBody();
+        for (size_t r = 0; r < k_.reductions.size(); ++r) {
+          const auto& red = k_.reductions[r];
+          llvm::Value* at = slot(r, indices_[0], jb);
+          b_.CreateStore(combine(red, b_.CreateLoad(regType(red.type), at), values_[static_cast<size_t>(red.value)]), at);
+        }
+      });
+    });
+    loop(0, jb, je, [&] {
+      for (size_t r = 0; r < k_.reductions.size(); ++r) finish(k_.reductions[r], b_.CreateLoad(regType(k_.reductions[r].type), slot(r, indices_[0], jb)), 1);
+    });
+    jb->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateBr(header);
+    b_.SetInsertPoint(exit);
+  }
+
+  // Stores a finished accumulator (a mean divided by the reduced count: loops from `firstReduced`).
+  void finish(const KernelReduction& r, llvm::Value* acc, size_t firstReduced) {
+    if (r.op == ReduceOp::Mean) {
+      llvm::Value* count = b_.getInt64(1);
+      for (size_t d = firstReduced; d < k_.loop.size(); ++d) count = b_.CreateMul(count, extents_[d]);
+      acc = b_.CreateFDiv(acc, b_.CreateSIToFP(count, regType(r.type)));
+    }
+    store(r.buffer, acc);
   }
 
   llvm::Value* initial(const KernelReduction& r) {
@@ -303,13 +372,15 @@ class Emitter {
       case KOp::Neg: return fl ? b_.CreateFNeg(v(in.a)) : b_.CreateNeg(v(in.a));
       case KOp::Abs:
         if (fl) return intrinsic(llvm::Intrinsic::fabs, v(in.a));
+        if (isUnsigned(t)) return v(in.a);  // |x| of an unsigned value is itself
         return b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::abs, {regType(t)}), {v(in.a), b_.getFalse()});
       case KOp::Exp: case KOp::Log: case KOp::Tanh: case KOp::Erf: case KOp::Sqrt: case KOp::Floor: case KOp::Ceil:
         return unaryMath(in.op, v(in.a), t);
       case KOp::Not: return b_.CreateNot(v(in.a));
-      case KOp::Add: return fl ? b_.CreateFAdd(v(in.a), v(in.b)) : b_.CreateAdd(v(in.a), v(in.b));
+      // Bool arithmetic is logical, as ATen's: True + True is True, True * False is False.
+      case KOp::Add: return fl ? b_.CreateFAdd(v(in.a), v(in.b)) : t == ScalarKind::Bool ? b_.CreateOr(v(in.a), v(in.b)) : b_.CreateAdd(v(in.a), v(in.b));
       case KOp::Sub: return fl ? b_.CreateFSub(v(in.a), v(in.b)) : b_.CreateSub(v(in.a), v(in.b));
-      case KOp::Mul: return fl ? b_.CreateFMul(v(in.a), v(in.b)) : b_.CreateMul(v(in.a), v(in.b));
+      case KOp::Mul: return fl ? b_.CreateFMul(v(in.a), v(in.b)) : t == ScalarKind::Bool ? b_.CreateAnd(v(in.a), v(in.b)) : b_.CreateMul(v(in.a), v(in.b));
       case KOp::Div: return fl ? b_.CreateFDiv(v(in.a), v(in.b)) : b_.CreateSDiv(v(in.a), v(in.b));
       case KOp::Max: return extremum(true, v(in.a), v(in.b), t);
       case KOp::Min: return extremum(false, v(in.a), v(in.b), t);

@@ -217,6 +217,9 @@ void addSelections(Table& f) {
     return c.b.select(*cond, *a, *b);
   };
   f["aten.masked_fill.Scalar"] = [](const Ctx& c) -> Result<int32_t> {
+    // PyTorch 1.13 reads a mask of another dtype its own way (a float mask fills nothing).
+    if (c.args.size() < 2 || !c.args[1].isTensor() || c.b.typeOf(c.args[1].value) != ScalarKind::Bool)
+      return invalidInput("masked_fill with a mask that is not bool");
     auto self = c.in(0), mask = c.arg(1, ScalarKind::Bool), v = c.in(2);
     FATHOM_TRY(self);
     FATHOM_TRY(mask);

@@ -135,7 +135,9 @@ void BM_PointwiseKernelOnly(benchmark::State& state) {
   std::vector<float> out(kFloats);
   void* const buffers[] = {gChain.inputs[0].as<Tensor>().data(), gChain.inputs[1].as<Tensor>().data(), out.data()};
   for (auto _ : state) {
-    parallelFor(kRows, 8, [&](int64_t begin, int64_t end) { k.fn(buffers, nullptr, begin, end); });
+    // The outer loop the kernel was generated with (contiguous loops collapse into one).
+    const int64_t outer = outerExtent(*k.lowered, {});
+    parallelFor(outer, std::max<int64_t>(1, outer / 64), [&](int64_t begin, int64_t end) { k.fn(buffers, nullptr, begin, end); });
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }

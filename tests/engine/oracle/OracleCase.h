@@ -1,13 +1,17 @@
 // Shared by the oracle tests (OracleTest.cpp, GradOracleTest.cpp): where the fixtures are, a
-// case as the one-op dump it stands for, and torch.testing's default tolerances.
+// case as the one-op dump it stands for, torch.testing's default tolerances, and a result compared
+// with the fixture's.
 #pragma once
 
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
 #include <utility>
 
 #include "engine/core/DType.h"
+#include "engine/tensor/Tensor.h"
 #include "tests/TestDataDir.h"
 
 namespace fathom::oracle {
@@ -70,6 +74,33 @@ inline json caseDump(const json& c) {
   nodes.push_back({{"name", "output"}, {"kind", "output"}, {"args", {results}}});
   return {{"format", "fathom-dump"}, {"version", 1}, {"graphs", {{"case", {{"nodes", nodes}}}}},
           {"inputs", {{"case", inputs}}}};
+}
+
+// "" when `t` matches the expected result `want`, else what differs.
+inline std::string compareTensor(const Tensor& t, const json& want, const json& tol) {
+  std::ostringstream why;
+  const std::string dtype = want.at("dtype");
+  if (dtypeName(t.dtype()) != dtype) why << "dtype " << dtypeName(t.dtype()) << " != " << dtype << "; ";
+  const auto sizes = want.at("sizes").get<IntList>();
+  const auto strides = want.at("strides").get<IntList>();
+  if (t.sizes() != sizes) why << "sizes " << json(t.sizes()).dump() << " != " << json(sizes).dump() << "; ";
+  else if (t.strides() != strides)
+    why << "strides " << json(t.strides()).dump() << " != " << json(strides).dump() << "; ";
+  if (t.storageOffset() != want.at("offset").get<int64_t>())
+    why << "offset " << t.storageOffset() << " != " << want.at("offset") << "; ";
+  if (!why.str().empty() || !want.contains("data")) return why.str();
+  const json& data = want.at("data");
+  auto [rtol, atol] = defaultTolerance(t.dtype());
+  if (tol.is_array()) rtol = tol[0], atol = tol[1];
+  int shown = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const double got = t.atLinear(i), exp = expectedNumber(data.at(static_cast<size_t>(i)));
+    // (an infinite expected value is matched exactly: its relative tolerance would be infinite)
+    const bool same = (std::isnan(got) && std::isnan(exp)) || got == exp ||
+                      (!std::isinf(exp) && std::fabs(got - exp) <= atol + rtol * std::fabs(exp));
+    if (!same && shown++ < 3) why << "value[" << i << "] " << got << " != " << exp << "; ";
+  }
+  return why.str();
 }
 
 }  // namespace fathom::oracle

@@ -30,6 +30,7 @@ namespace fathom {
 namespace {
 
 using oracle::caseDump;
+using oracle::compareTensor;
 using oracle::defaultTolerance;
 using oracle::expectedNumber;
 using oracle::fixtureDir;
@@ -66,33 +67,6 @@ class MetaCheckingInterpreter : public Interpreter {
     return real;
   }
 };
-
-// "" when `t` matches the expected result `want`, else what differs.
-std::string compareTensor(const Tensor& t, const json& want, const json& tol) {
-  std::ostringstream why;
-  const std::string dtype = want.at("dtype");
-  if (dtypeName(t.dtype()) != dtype) why << "dtype " << dtypeName(t.dtype()) << " != " << dtype << "; ";
-  const auto sizes = want.at("sizes").get<IntList>();
-  const auto strides = want.at("strides").get<IntList>();
-  if (t.sizes() != sizes) why << "sizes " << json(t.sizes()).dump() << " != " << json(sizes).dump() << "; ";
-  else if (t.strides() != strides)
-    why << "strides " << json(t.strides()).dump() << " != " << json(strides).dump() << "; ";
-  if (t.storageOffset() != want.at("offset").get<int64_t>())
-    why << "offset " << t.storageOffset() << " != " << want.at("offset") << "; ";
-  if (!why.str().empty() || !want.contains("data")) return why.str();
-  const json& data = want.at("data");
-  auto [rtol, atol] = defaultTolerance(t.dtype());
-  if (tol.is_array()) rtol = tol[0], atol = tol[1];
-  int shown = 0;
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    const double got = t.atLinear(i), exp = expectedNumber(data.at(static_cast<size_t>(i)));
-    // (an infinite expected value is matched exactly: its relative tolerance would be infinite)
-    const bool same = (std::isnan(got) && std::isnan(exp)) || got == exp ||
-                      (!std::isinf(exp) && std::fabs(got - exp) <= atol + rtol * std::fabs(exp));
-    if (!same && shown++ < 3) why << "value[" << i << "] " << got << " != " << exp << "; ";
-  }
-  return why.str();
-}
 
 // A case PyTorch computes: Fathom must give the same results.
 std::string checkValueCase(const json& c, const std::string& label) {
