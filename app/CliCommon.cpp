@@ -169,12 +169,6 @@ std::string intListText(const SymIntList& list) {
   return out + "]";
 }
 
-std::string intListText(const IntList& list) {
-  std::string out = "[";
-  for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + std::to_string(list[i]);
-  return out + "]";
-}
-
 // "1048576", "512K", "64M", "8G", "1T" (binary multiples; "MiB", "MB" and "m" read the same).
 std::optional<uint64_t> parseBytes(const std::string& text) {
   size_t i = 0;

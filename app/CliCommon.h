@@ -103,6 +103,6 @@ std::string mismatchLine(const Mismatch& m);
 Json tensorMetaJson(const TensorMeta& meta);  // {"dtype", "sizes", "strides", "offset"}
 // "[2, 3]"
 std::string intListText(const SymIntList& list);
-std::string intListText(const IntList& list);
+using fathom::intListText;  // IntList (engine/tensor/Tensor.h)
 
 }  // namespace fathom::cli

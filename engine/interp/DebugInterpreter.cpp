@@ -36,18 +36,9 @@ bool returnsAlias(const OpDef& op) {
 DebugInterpreter::DebugInterpreter(const Graph& graph, CheckOptions options)
     : Interpreter(graph, InterpreterOptions{options.keepIntermediates}), options_(std::move(options)), bad_(graph.size(), 0) {}
 
-std::optional<int64_t> DebugInterpreter::symbolValue(int32_t symbol) const {
-  auto it = binding_.find(symbol);
-  if (it == binding_.end()) return std::nullopt;
-  return it->second;
-}
+std::optional<int64_t> DebugInterpreter::symbolValue(int32_t symbol) const { return binding_.value(symbol); }
 
-std::optional<int64_t> DebugInterpreter::eval(const SymInt& s) const {
-  if (!s.isSymbolic()) return s.hint();
-  auto v = sym::evaluate(sym::exprOf(s), [this](int32_t i) { return symbolValue(i); });
-  if (!v.ok()) return std::nullopt;
-  return *v;
-}
+std::optional<int64_t> DebugInterpreter::eval(const SymInt& s) const { return binding_.eval(s); }
 
 std::string DebugInterpreter::describe(const SymIntList& sizes) const {
   std::string text = "[", values = "[";
@@ -61,29 +52,10 @@ std::string DebugInterpreter::describe(const SymIntList& sizes) const {
   return symbolic(sizes) ? text + " = " + values : values;
 }
 
-void DebugInterpreter::bindFrom(const Value& recorded, const Value& real) {
-  auto bind = [&](const SymInt& s, int64_t actual) {
-    if (!s.isSymbolic()) return;
-    if (auto sym = sym::exprOf(s).asSymbol(); sym && !binding_.count(*sym)) binding_[*sym] = actual;
-  };
-  if (auto* m = recorded.tryAs<TensorMeta>()) {
-    // Sizes, strides and the storage offset: an input that is a slice of a larger tensor is
-    // recorded with symbols in its strides and offset ([s3, s4, 1] at s5) that only these bind.
-    if (auto* t = real.tryAs<Tensor>(); t && t->dim() == m->dim() && t->defined()) {
-      for (int64_t d = 0; d < t->dim(); ++d) bind(m->sizes[static_cast<size_t>(d)], t->size(d));
-      if (m->strides.size() == m->sizes.size())
-        for (int64_t d = 0; d < t->dim(); ++d) bind(m->strides[static_cast<size_t>(d)], t->stride(d));
-      bind(m->storageOffset, t->storageOffset());
-    }
-  } else if (recorded.isInt() && real.isInt()) {
-    bind(recorded.as<SymInt>(), real.as<SymInt>().hint());
-  }
-}
-
 Result<Value> DebugInterpreter::placeholder(const Node& node, size_t inputIndex) {
   auto v = Interpreter::placeholder(node, inputIndex);
   FATHOM_TRY(v);
-  bindFrom(node.val, *v);
+  binding_.bindFrom(node.val, *v);
   return v;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/interp/Interpreter.h"
+#include "engine/interp/SymbolBinding.h"
 #include "engine/symbolic/Expr.h"
 
 namespace fathom {
@@ -63,7 +64,6 @@ class DebugInterpreter : public Interpreter {
 
  private:
   std::optional<int64_t> eval(const SymInt& s) const;
-  void bindFrom(const Value& recorded, const Value& real);
   void compare(const Node& node, const Value& recorded, const Value& real, const std::string& where);
   void compareTensor(const Node& node, const TensorMeta& m, const Tensor& t, const std::string& where);
   void checkAlias(const Node& node, const Value& real);
@@ -71,7 +71,7 @@ class DebugInterpreter : public Interpreter {
   void report(const Node& node, std::string field, std::string expected, std::string actual);
 
   CheckOptions options_;
-  std::unordered_map<int32_t, int64_t> binding_;
+  SymbolBinding binding_;
   std::vector<char> bad_;
   bool nodeBad_ = false;
   bool inputsBad_ = false;

@@ -6,12 +6,6 @@
 namespace fathom {
 namespace {
 
-std::string ints(const IntList& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 // "[s0, 8] = [4, 8]", or "[4, 8]" when nothing is symbolic.
 std::string recorded(const SymIntList& list, const SymbolBinding& binding) {
   std::string text = "[", values = "[";
@@ -67,7 +61,7 @@ Status checkInputLayout(const Node& placeholder, const Value& real, const Symbol
   }
   return invalidInput("input %" + placeholder.name + " does not have the layout the compiled kernels assume: recorded sizes " +
                           recorded(m->sizes, binding) + " strides " + recorded(m->strides, binding) +
-                          ", the tensor has sizes " + ints(t->sizes()) + " strides " + ints(t->strides()) + "; " + who +
+                          ", the tensor has sizes " + intListText(t->sizes()) + " strides " + intListText(t->strides()) + "; " + who +
                           " (--unchecked runs anyway)",
                       "%" + placeholder.name);
 }

@@ -10,7 +10,7 @@
 #include "engine/core/Result.h"
 #include "engine/graph/Graph.h"
 #include "engine/jit/CompiledGraph.h"
-#include "engine/jit/SymbolBinding.h"
+#include "engine/interp/SymbolBinding.h"
 
 namespace fathom {
 

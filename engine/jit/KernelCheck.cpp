@@ -9,12 +9,6 @@
 namespace fathom {
 namespace {
 
-std::string ints(const IntList& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 // The first way `got` differs from `want`, if any.
 std::optional<KernelDivergence> compare(const Tensor& got, const Tensor& want, const KernelCheckOptions& o) {
   KernelDivergence d;
@@ -24,12 +18,12 @@ std::optional<KernelDivergence> compare(const Tensor& got, const Tensor& want, c
     d.actual = std::string(dtypeName(got.dtype()));
   } else if (got.sizes() != want.sizes()) {
     d.field = "sizes";
-    d.expected = ints(want.sizes());
-    d.actual = ints(got.sizes());
+    d.expected = intListText(want.sizes());
+    d.actual = intListText(got.sizes());
   } else if (got.strides() != want.strides() && got.numel() > 1) {
     d.field = "strides";
-    d.expected = ints(want.strides());
-    d.actual = ints(got.strides());
+    d.expected = intListText(want.strides());
+    d.actual = intListText(got.strides());
   } else {
     const ValueDiff v = diffValues(Value(got), Value(want), o.rtol, o.atol);
     if (v.ok) return std::nullopt;

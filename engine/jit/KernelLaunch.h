@@ -14,7 +14,7 @@
 #include "engine/compile/KernelJit.h"
 #include "engine/core/Result.h"
 #include "engine/graph/Graph.h"
-#include "engine/jit/SymbolBinding.h"
+#include "engine/interp/SymbolBinding.h"
 #include "engine/tensor/Tensor.h"
 
 namespace fathom {

@@ -7,6 +7,12 @@
 
 namespace fathom {
 
+std::string intListText(const IntList& list) {
+  std::string s = "[";
+  for (size_t i = 0; i < list.size(); ++i) s += (i ? ", " : "") + std::to_string(list[i]);
+  return s + "]";
+}
+
 Result<int64_t> checkedNumel(const IntList& sizes) {
   int64_t n = 1;
   for (int64_t s : sizes) {

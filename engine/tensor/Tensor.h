@@ -16,6 +16,8 @@
 namespace fathom {
 
 using IntList = std::vector<int64_t>;
+// "[4, 8]": a concrete size or stride list as error messages and reports print it.
+std::string intListText(const IntList& list);
 
 // Bytes a tensor of this geometry needs from its storage's start; an error when sizes or
 // strides are negative or the byte count overflows 64 bits.

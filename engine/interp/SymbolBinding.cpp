@@ -1,4 +1,4 @@
-#include "engine/jit/SymbolBinding.h"
+#include "engine/interp/SymbolBinding.h"
 
 #include "engine/symbolic/ShapeEnv.h"
 #include "engine/tensor/Tensor.h"
@@ -12,6 +12,8 @@ void SymbolBinding::bindFrom(const Value& recorded, const Value& real) {
     if (auto sym = sym::exprOf(s).asSymbol(); sym && !values_.count(*sym)) values_[*sym] = actual;
   };
   if (const auto* m = recorded.tryAs<TensorMeta>()) {
+    // Sizes, strides and the storage offset: an input that is a slice of a larger tensor is
+    // recorded with symbols in its strides and offset ([s3, s4, 1] at s5) that only these bind.
     const auto* t = real.tryAs<Tensor>();
     if (!t || !t->defined() || t->dim() != m->dim()) return;
     for (int64_t d = 0; d < t->dim(); ++d) bind(m->sizes[static_cast<size_t>(d)], t->size(d));
@@ -23,13 +25,15 @@ void SymbolBinding::bindFrom(const Value& recorded, const Value& real) {
   }
 }
 
+std::optional<int64_t> SymbolBinding::value(int32_t symbol) const {
+  auto it = values_.find(symbol);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
 std::optional<int64_t> SymbolBinding::eval(const SymInt& s) const {
   if (!s.isSymbolic()) return s.hint();
-  auto v = sym::evaluate(sym::exprOf(s), [this](int32_t i) -> std::optional<int64_t> {
-    auto it = values_.find(i);
-    if (it == values_.end()) return std::nullopt;
-    return it->second;
-  });
+  auto v = sym::evaluate(sym::exprOf(s), [this](int32_t i) { return value(i); });
   if (!v.ok()) return std::nullopt;
   return *v;
 }
