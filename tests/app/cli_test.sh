@@ -163,7 +163,7 @@ ok run "$T/ca.json" --graph compiled_autograd || fail "run the captured compiled
 ok trace gpt2 --layers 1 --aot --dynamic --lazy-backward --trace-log "$T/aot.log"
 checks=$((checks + 1)); grep -q '"event":"partition".*"saved_bytes"' "$T/aot.log" && grep -q '"event":"backward_compiled".*"first backward"' "$T/aot.log" || fail "trace log: aot partition and backward events"
 usage_error "has no partition" run "$P" --backend aot_eager
-usage_error "--backend must be eager or aot_eager" run "$P" --backend inductor
+usage_error "--backend must be eager, jit, aot_eager or aot_jit" run "$P" --backend inductor
 usage_error "--partitioner must be default or min-cut" trace mlp --aot --partitioner greedy
 usage_error "need --aot" trace mlp --lazy-backward
 

@@ -232,7 +232,7 @@ TEST(ExportTest, KeywordNamesAndNonFiniteConstants) {
 TEST(ExportTest, BadRequestsAreRefusedWithWhatIsWrong) {
   const Dump dump = loaded("repro-linear-relu.fathom.json");
   EXPECT_EQ(refusal(dump, ask("", "tvm")),
-            "d.json: unknown backend 'tvm' (expected one of eager, faulty-miscompile, faulty-crash, faulty-hang, faulty-meta)");
+            "d.json: unknown backend 'tvm' (expected one of eager, jit, jit-unchecked, faulty-miscompile, faulty-crash, faulty-hang, faulty-meta)");
   ExportOptions backward = ask("");
   backward.graph = "backward";
   EXPECT_EQ(refusal(dump, backward), "d.json: the dump has no graph named 'backward' (it has 'forward')");
