@@ -20,9 +20,9 @@ class JitInterpreter : public Interpreter {
  public:
   JitInterpreter(const Graph& ordered, const std::vector<CompiledKernel>& kernels,
                  const std::vector<int32_t>& kernelOfNode, const std::vector<InputTrust>& trust, bool check,
-                 bool keep)
+                 bool keep, OutputPool* pool)
       : Interpreter(ordered, InterpreterOptions{.keepIntermediates = keep}),
-        g_(ordered), kernels_(kernels), kernelOf_(kernelOfNode), trust_(trust), check_(check) {}
+        g_(ordered), kernels_(kernels), kernelOf_(kernelOfNode), trust_(trust), check_(check), pool_(pool) {}
 
  protected:
   Result<Value> placeholder(const Node& node, size_t inputIndex) override {
@@ -53,7 +53,7 @@ class JitInterpreter : public Interpreter {
     auto outputs = launchKernel(k, fn, g_, binding_, [this](const std::string& name) -> const Value* {
       auto ref = g_.find(name);
       return ref ? &value(*ref) : nullptr;
-    });
+    }, pool_);
     FATHOM_TRY(outputs);
     for (auto& [name, t] : *outputs) pending_[name] = std::move(t);
     return {};
@@ -64,6 +64,7 @@ class JitInterpreter : public Interpreter {
   const std::vector<int32_t>& kernelOf_;
   const std::vector<InputTrust>& trust_;
   bool check_;
+  OutputPool* pool_;
   SymbolBinding binding_;
   std::unordered_map<std::string, Value> pending_;
 };
@@ -112,7 +113,7 @@ Result<ValueList> CompiledGraph::run(ValueList inputs) {
     if (kernels_[i].fn)
       for (const auto& name : kernels_[i].lowered->nodes) kernelOf[static_cast<size_t>(ordered_.find(name)->index)] = static_cast<int32_t>(i);
   const auto trust = inputTrust(ordered_, kernels_);
-  JitInterpreter interp(ordered_, kernels_, kernelOf, trust, options_.checkInputs, options_.keepIntermediates);
+  JitInterpreter interp(ordered_, kernels_, kernelOf, trust, options_.checkInputs, options_.keepIntermediates, pool_.get());
   FATHOM_TRY(interp.start(std::move(inputs)));
   while (!interp.done()) FATHOM_TRY(interp.step());
   if (options_.keepIntermediates) {

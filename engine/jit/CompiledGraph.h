@@ -24,6 +24,7 @@
 #include "engine/compile/KernelJit.h"
 #include "engine/core/Result.h"
 #include "engine/graph/Graph.h"
+#include "engine/jit/KernelLaunch.h"
 
 namespace fathom {
 
@@ -73,6 +74,7 @@ class CompiledGraph {
   std::vector<CompiledKernel> kernels_;
   JitStats stats_;
   std::vector<Value> kept_;  // by node index of ordered_
+  std::unique_ptr<OutputPool> pool_ = std::make_unique<OutputPool>();  // kernel outputs, run to run
 };
 
 }  // namespace fathom

@@ -8,8 +8,10 @@
 namespace fathom {
 namespace {
 
+constexpr int64_t kPooledBytes = 1 << 20;  // smaller buffers come from malloc's free lists anyway
+
 // A kernel output with its recorded layout under the binding.
-Result<Tensor> allocate(const Node& n, const SymbolBinding& binding) {
+Result<Tensor> allocate(const Node& n, const SymbolBinding& binding, OutputPool* pool) {
   const TensorMeta* m = n.val.tryAs<TensorMeta>();
   if (!m) return internalError("%" + n.name + " has no recorded tensor");
   IntList sizes, strides;
@@ -18,13 +20,35 @@ Result<Tensor> allocate(const Node& n, const SymbolBinding& binding) {
   const bool bound = std::none_of(sizes.begin(), sizes.end(), [](int64_t v) { return v < 0; }) &&
                      std::none_of(strides.begin(), strides.end(), [](int64_t v) { return v < 0; });
   if (!bound) return invalidInput("%" + n.name + ": a recorded size or stride has no value here");
+  if (pool) return pool->take(n.name, sizes, strides, m->dtype);
   return Tensor::emptyStrided(sizes, strides, m->dtype);
 }
 
 }  // namespace
 
+Result<Tensor> OutputPool::take(const std::string& name, const IntList& sizes, const IntList& strides, DType dtype) {
+  auto it = buffers_.find(name);
+  if (it != buffers_.end()) {
+    const Tensor& kept = it->second;
+    // Only the pool holds it: the last run's caller is done with it.
+    if (kept.storage().use_count() == 1 && kept.sizes() == sizes && kept.strides() == strides && kept.dtype() == dtype)
+      return kept;
+    kept_ -= static_cast<int64_t>(kept.storage()->nbytes());
+    buffers_.erase(it);
+  }
+  auto fresh = Tensor::emptyStrided(sizes, strides, dtype);
+  FATHOM_TRY(fresh);
+  const auto bytes = static_cast<int64_t>(fresh->storage()->nbytes());
+  if (bytes >= kPooledBytes && kept_ + bytes <= limit_) {
+    buffers_.emplace(name, *fresh);
+    kept_ += bytes;
+  }
+  return fresh;
+}
+
 Result<std::vector<std::pair<std::string, Tensor>>> launchKernel(const LoweredKernel& k, KernelFn fn, const Graph& graph,
-                                                                  const SymbolBinding& binding, const ValueByName& valueOf) {
+                                                                  const SymbolBinding& binding, const ValueByName& valueOf,
+                                                                  OutputPool* pool) {
   std::vector<int64_t> params;
   for (const SymInt& p : k.params) {
     auto v = binding.eval(p);
@@ -37,7 +61,7 @@ Result<std::vector<std::pair<std::string, Tensor>>> launchKernel(const LoweredKe
     if (b.output) {
       auto ref = graph.find(b.value);
       if (!ref) return internalError("kernel " + k.name + " names no node %" + b.value);
-      auto out = allocate(graph.node(*ref), binding);
+      auto out = allocate(graph.node(*ref), binding, pool);
       FATHOM_TRY(out);
       data.push_back(out->data());
       outputs.emplace_back(b.value, std::move(*out));

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -22,10 +23,26 @@ namespace fathom {
 // The value of a graph node (by name) as the caller holds it; null when it has none.
 using ValueByName = std::function<const Value*(const std::string& node)>;
 
+// Output buffers kept from one run of a compiled graph for the next. A big fresh buffer costs a
+// page fault per 4 KB on first touch - as much as the kernel's own work for a pointwise chain -
+// so a kernel output whose previous buffer nobody holds any more (the caller dropped it) and
+// whose layout is the same writes into that buffer again. At most `limitBytes` are kept.
+class OutputPool {
+ public:
+  explicit OutputPool(int64_t limitBytes = int64_t{1} << 30) : limit_(limitBytes) {}
+  // A tensor of this layout for node `name`: the kept one when free, else a new one (kept when
+  // it is big enough to matter and under the limit).
+  Result<Tensor> take(const std::string& name, const IntList& sizes, const IntList& strides, DType dtype);
+
+ private:
+  int64_t limit_, kept_ = 0;
+  std::unordered_map<std::string, Tensor> buffers_;
+};
+
 // Each output buffer's value, by node name, in buffer order. `graph` holds the nodes the kernel
 // names (for the outputs' recorded meta).
 Result<std::vector<std::pair<std::string, Tensor>>> launchKernel(const LoweredKernel& kernel, KernelFn fn,
                                                                   const Graph& graph, const SymbolBinding& binding,
-                                                                  const ValueByName& valueOf);
+                                                                  const ValueByName& valueOf, OutputPool* pool = nullptr);
 
 }  // namespace fathom

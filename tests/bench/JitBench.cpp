@@ -4,7 +4,8 @@
 //       exp) over x, y [4096, 4096] -> one generated kernel (checked), in the eager interpreter and
 //       jitted, against a STREAM triad a = b + s * c in plain C++ over 16M floats. Prints jit GB/s
 //       (the kernel's buffers: x, y read, out written - the triad's traffic) as a fraction of the
-//       triad's, and the jit's speedup over eager. Goals: >= 4x, >= 80%. BM_PointwiseKernelOnly:
+//       triad's, and the jit's speedup over eager. Goals: >= 4x, >= 80%. BM_Arithmetic{Eager,Jit}:
+//       eight cheap ops (mul, add, mul, sub, relu, neg, add, mul), the chain bandwidth bounds. BM_PointwiseKernelOnly:
 //       the generated function alone on a reused output buffer (what run() adds around it).
 //   BM_BertForward{Eager,Jit}  one BERT-base encoder layer forward (batch 8, seq 128; the graph
 //       BertLayerBench runs) against PyTorch 1.13 eager (bert_layer_torch.py). Goal: jit faster.
@@ -73,7 +74,7 @@ struct Step {
   std::unique_ptr<CompiledGraph> fwdJit, bwdJit;
 };
 
-Jitted gChain, gForward;
+Jitted gChain, gArith, gForward;
 Step gStep;
 
 void useThreads(benchmark::State& state) {
@@ -95,6 +96,19 @@ Result<Graph> pointwiseChain() {
   return b.finish();
 }
 
+// x * 0.5 + y -> * y -> - x -> relu -> neg -> + y -> * 0.25: eight cheap ops, no transcendental:
+// the chain the memory bandwidth bounds.
+Result<Graph> arithmeticChain() {
+  GraphBuilder b;
+  NodeRef x = b.input("x", fakeTensor(DType::Float32, {kRows, kCols}));
+  NodeRef y = b.input("y", fakeTensor(DType::Float32, {kRows, kCols}));
+  NodeRef h = b.call("aten.add.Tensor", {b.call("aten.mul.Scalar", {x, 0.5}), y});
+  h = b.call("aten.relu.default", {b.call("aten.sub.Tensor", {b.call("aten.mul.Tensor", {h, y}), x})});
+  h = b.call("aten.mul.Scalar", {b.call("aten.add.Tensor", {b.call("aten.neg.default", {h}), y}), 0.25});
+  b.output({h});
+  return b.finish();
+}
+
 Result<ValueList> runEager(const Graph& g, const ValueList& inputs) { return Interpreter(g).run(inputs); }
 
 template <class Run>
@@ -109,6 +123,8 @@ void timeRuns(benchmark::State& state, Run run) {
 
 void BM_PointwiseEager(benchmark::State& s) { timeRuns(s, [] { return runEager(gChain.graph, gChain.inputs); }); }
 void BM_PointwiseJit(benchmark::State& s) { timeRuns(s, [] { return gChain.jit->run(gChain.inputs); }); }
+void BM_ArithmeticEager(benchmark::State& s) { timeRuns(s, [] { return runEager(gArith.graph, gArith.inputs); }); }
+void BM_ArithmeticJit(benchmark::State& s) { timeRuns(s, [] { return gArith.jit->run(gArith.inputs); }); }
 
 // STREAM's triad over 16M floats on the same pool the kernels use (rows of 4096, as the jit splits).
 void BM_PointwiseTriad(benchmark::State& state) {
@@ -169,6 +185,8 @@ BENCHMARK(BM_PointwiseEager)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Use
 BENCHMARK(BM_PointwiseJit)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_PointwiseKernelOnly)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_PointwiseTriad)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ArithmeticEager)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ArithmeticJit)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_BertForwardEager)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_BertForwardJit)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_BertStepEager)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -194,10 +212,10 @@ Status compileInto(Jitted& j) {
   return {};
 }
 
-Status setUpChain() {
-  auto g = pointwiseChain();
+Status setUpChain(Jitted& chain, Result<Graph> (*build)()) {
+  auto g = build();
   FATHOM_TRY(g);
-  gChain.graph = std::move(*g);
+  chain.graph = std::move(*g);
   std::vector<ExampleInput> in(2);
   for (size_t i = 0; i < 2; ++i) {
     in[i].meta = fakeTensor(DType::Float32, {kRows, kCols});
@@ -205,9 +223,9 @@ Status setUpChain() {
   }
   auto values = materializeInputs(in);
   FATHOM_TRY(values);
-  gChain.inputs = std::move(*values);
-  FATHOM_TRY(compileInto(gChain));
-  const auto& ks = gChain.jit->kernels();
+  chain.inputs = std::move(*values);
+  FATHOM_TRY(compileInto(chain));
+  const auto& ks = chain.jit->kernels();
   if (ks.size() != 1 || !ks[0].fn || ks[0].lowered->nodes.size() != 8)
     return internalError("the pointwise chain is not one generated kernel of 8 nodes (" + std::to_string(ks.size()) + " kernels)");
   return {};
@@ -270,7 +288,8 @@ std::string kernelSummary(const CompiledGraph& cg) {
 }
 
 Status setUp() {
-  FATHOM_TRY(setUpChain());
+  FATHOM_TRY(setUpChain(gChain, pointwiseChain));
+  FATHOM_TRY(setUpChain(gArith, arithmeticChain));
   FATHOM_TRY(setUpForward());
   FATHOM_TRY(setUpStep());
   std::printf("pointwise chain: %s\n", kernelSummary(*gChain.jit).c_str());
@@ -428,6 +447,9 @@ void reportRatios(const KeepTimes& r, int threads, double torchSeconds) {
   std::printf("pointwise x8, 16M floats: eager %.1f ms, jit %.2f ms (%.1f GB/s), triad %.2f ms (%.1f GB/s): jit %.2fx faster "
               "than eager (target >= 4x), jit at %.0f%% of triad bandwidth (target >= 80%%)\n",
               eager, jit, jitGBs, triad, triadGBs, eager / jit, 100 * jitGBs / triadGBs);
+  const double ae = t("BM_ArithmeticEager"), aj = t("BM_ArithmeticJit");
+  std::printf("arithmetic x8 (no transcendental), 16M floats: eager %.1f ms, jit %.2f ms (%.1f GB/s): jit %.2fx faster than "
+              "eager, at %.0f%% of triad bandwidth\n", ae, aj, bytes / aj / 1e6, ae / aj, 100 * bytes / aj / 1e6 / triadGBs);
   const double kernel = t("BM_PointwiseKernelOnly");
   std::printf("  the generated kernel alone (output buffer reused): %.2f ms (%.1f GB/s, %.0f%% of triad); run() adds %.2f ms\n",
               kernel, bytes / kernel / 1e6, 100 * bytes / kernel / 1e6 / triadGBs, jit - kernel);
