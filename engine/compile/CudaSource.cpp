@@ -191,6 +191,7 @@ class Emitter {
       indent += "  ";
     }
     pointBody(indent);
+    for (const auto& st : k_.stores) store(st.buffer, v(st.value), indent);
     for (size_t r = 0; r < k_.reductions.size(); ++r) {
       const auto& red = k_.reductions[r];
       std::string acc = "acc" + std::to_string(r), t = cType(red.type);
@@ -337,7 +338,6 @@ std::string cudaKernelName(const LoweredKernel& k) {
 Status checkKernelForCuda(const LoweredKernel& k) {
   if (k.reduceDims < 0 || size_t(k.reduceDims) > k.loop.size())
     return internalError(std::to_string(k.reduceDims) + " reduced loops of " + std::to_string(k.loop.size()), k.name);
-  if (k.reduceDims > 0 && !k.stores.empty()) return internalError("a reduction kernel with pointwise stores", k.name);
   for (size_t d = 0; d < k.loop.size(); ++d) FATHOM_TRY(checkInt(k.loop[d], k, "loop " + std::to_string(d)));
   FATHOM_TRY(checkBuffers(k));
   FATHOM_TRY(checkBody(k));

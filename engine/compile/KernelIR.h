@@ -8,8 +8,9 @@
 //            indices, or - for a buffer with its own `shape` (a value reshaped inside the kernel) -
 //            the coordinates of the row-major linear loop index in that shape.
 //   Body:    SSA instructions; an instruction's operands are earlier instructions (a, b, c).
-//   Stores:  pointwise results written at each point; reductions: an accumulator per outer point,
-//            written (divided by the reduced count for a mean) when the inner loops end.
+//   Stores:  values written at each point (in a reduction kernel: values before the reduction that
+//            other kernels read); reductions: an accumulator per outer point, written (divided by
+//            the reduced count for a mean) when the inner loops end.
 //
 // Sizes and strides are the graph's recorded meta: a constant is baked into the code, a symbolic
 // one is a runtime parameter (`params`, expressions the host evaluates under the symbols bound
@@ -101,7 +102,7 @@ struct LoweredKernel {
   int32_t reduceDims = 0;              // innermost loops that reduce
   std::vector<KernelBuffer> buffers;   // inputs first, then outputs
   std::vector<KernelInstr> body;
-  std::vector<KernelStore> stores;     // only when reduceDims == 0
+  std::vector<KernelStore> stores;     // at every point of the loops
   std::vector<KernelReduction> reductions;
   std::vector<SymInt> params;          // runtime parameters by slot
 

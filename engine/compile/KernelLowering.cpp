@@ -125,12 +125,13 @@ class Lowering {
 
   // Strides of `layout` read at reader sizes `at` (right-aligned broadcasting), as loop strides
   // or - at sizes other than the loops' - as a buffer with its own shape.
-  Result<int32_t> addBuffer(const std::string& value, const TensorMeta& layout, const SymIntList& at, bool output) {
+  Result<int32_t> addBuffer(const std::string& value, const TensorMeta& layout, const SymIntList& at, bool output,
+                            bool reducedResult = false) {
     auto kind = scalarKindOf(layout.dtype);
     if (!kind) return invalidInput("%" + value + " is " + std::string(dtypeName(layout.dtype)));
     if (layout.strides.size() != layout.sizes.size()) return invalidInput("%" + value + " has no recorded strides");
     const size_t rank = at.size(), own = layout.sizes.size();
-    const bool reducedOutput = output && fk_.kind == KernelKind::Reduction;
+    const bool reducedOutput = reducedResult;
     if (own > rank && !reducedOutput) return invalidInput("%" + value + " has more dims than its reader");
     std::vector<SymInt> strides(rank, SymInt(0));
     for (size_t d = rank - std::min(own, rank); d < rank && !reducedOutput; ++d) {
@@ -140,7 +141,7 @@ class Lowering {
     }
     KernelBuffer buf{.value = value, .type = *kind, .output = output, .shape = {}, .strides = {}};
     if (fk_.kind == KernelKind::Reduction) {
-      if (output) {  // the reduced result: kept dims only, or all dims with the reduced ones of size 1
+      if (reducedResult) {  // the reduced result: kept dims only, or all dims with the reduced ones of size 1
         size_t kept = 0;
         for (int64_t d : perm_) {
           const bool r = reduced_[static_cast<size_t>(d)];
@@ -254,14 +255,15 @@ class Lowering {
     const TensorMeta* m = n.val.tryAs<TensorMeta>();
     auto it = values_.find(ref.index);
     if (ref.index == reductionNode_) {
-      auto buf = addBuffer(n.name, *m, reducedInput_, true);
+      auto buf = addBuffer(n.name, *m, reducedInput_, true, true);
       FATHOM_TRY(buf);
       reduction_.buffer = *buf;
       b_.kernel.reductions.push_back(reduction_);
       return {};
     }
     if (!m || it == values_.end()) return invalidInput("%" + n.name + " is not computed in the kernel");
-    if (fk_.kind == KernelKind::Reduction) return invalidInput("%" + n.name + ", before the reduction, is read elsewhere");
+    // A value before the reduction that other kernels read is stored at each point as it is
+    // computed (at the reduced input's index), so it is not computed twice.
     auto buf = addBuffer(n.name, *m, m->sizes, true);
     FATHOM_TRY(buf);
     b_.kernel.stores.push_back({b_.cast(it->second, b_.kernel.buffers[static_cast<size_t>(*buf)].type), *buf});

@@ -112,7 +112,7 @@ class Emitter {
     const size_t outer = k_.loop.size() - static_cast<size_t>(k_.reduceDims);
     if (k_.reduceDims == 0) {
       computeBody();
-      for (const auto& st : k_.stores) store(st.buffer, values_[static_cast<size_t>(st.value)]);
+      storeAll();
       // A reduction over no dims (a 0-dim input): each point reduces itself.
       for (const auto& r : k_.reductions)
         finish(r, combine(r, initial(r), values_[static_cast<size_t>(r.value)]), k_.loop.size());
@@ -126,6 +126,7 @@ class Emitter {
     for (size_t i = 0; i < k_.reductions.size(); ++i) b_.CreateStore(initial(k_.reductions[i]), accs[i]);
     loops(outer, k_.loop.size(), b_.getInt64(0), extents_[outer], [&] {
       computeBody();
+      storeAll();
       for (size_t i = 0; i < k_.reductions.size(); ++i) {
         const auto& r = k_.reductions[i];
         llvm::Value* acc = b_.CreateLoad(regType(r.type), accs[i]);
@@ -183,6 +184,7 @@ class Emitter {
     loops(1, k_.loop.size(), b_.getInt64(0), extents_[1], [&] {
       loop(0, jb, je, [&] {
         computeBody();
+        storeAll();
         for (size_t r = 0; r < k_.reductions.size(); ++r) {
           const auto& red = k_.reductions[r];
           llvm::Value* at = slot(r, indices_[0], jb);
@@ -290,6 +292,10 @@ class Emitter {
     const ScalarKind t = k_.buffers[static_cast<size_t>(buffer)].type;
     if (t == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
     grouped(b_.CreateStore(v, address(buffer)));
+  }
+
+  void storeAll() {
+    for (const auto& st : k_.stores) store(st.buffer, values_[static_cast<size_t>(st.value)]);
   }
 
   void computeBody() {

@@ -133,9 +133,25 @@ KernelCase shapedBuffer() {
 KernelCase sumRows() {
   Builder b("sum_rows", {C(5), C(7)}, 1);
   int x = b.buffer("x", S::F32, {C(7), C(1)}), out = b.output("sum", S::F32, {C(1), C(0)});
+  int squares = b.output("squares", S::F32, {C(7), C(1)});  // read elsewhere: stored at each point
   int v = b.load(x);
-  b.reduce(ReduceOp::Sum, b.op(KOp::Mul, S::F32, v, v), out);
-  return {b.k, {filled({5, 7}, DType::Float32, wave), zeros({5}, DType::Float32)}, {}, 0, 5};
+  int sq = b.op(KOp::Mul, S::F32, v, v);
+  b.store(sq, squares);
+  b.reduce(ReduceOp::Sum, sq, out);
+  return {b.k, {filled({5, 7}, DType::Float32, wave), zeros({5}, DType::Float32), zeros({5, 7}, DType::Float32)}, {}, 0, 5};
+}
+
+// A bias gradient: the sum over rows of [6, 40] (the kept dim is the unit-stride one), with the
+// summed value also stored - the LLVM generator sweeps rows through a block of accumulators.
+KernelCase sumColumns() {
+  Builder b("sum_columns", {C(40), C(6)}, 1);
+  int x = b.buffer("x", S::F32, {C(1), C(40)}), out = b.output("bias_grad", S::F32, {C(1), C(0)});
+  int relu = b.output("relu", S::F32, {C(1), C(40)});
+  int v = b.load(x);
+  int r = b.op(KOp::Select, S::F32, b.op(KOp::Lt, S::Bool, v, b.f(S::F32, 0)), b.f(S::F32, 0), v);
+  b.store(r, relu);
+  b.reduce(ReduceOp::Sum, r, out);
+  return {b.k, {filled({6, 40}, DType::Float32, wave), zeros({40}, DType::Float32), zeros({6, 40}, DType::Float32)}, {}, 0, 40};
 }
 
 // Mean, max and min over an inner dim of runtime size p0; one row holds a NaN.
@@ -212,7 +228,7 @@ KernelCase scalarConstant() {
 
 std::vector<KernelCase> cudaTestCases() {
   return {broadcastAdd(), unaryChain(), mathOps(), symbolicSizes(), transposedInput(), shapedBuffer(),
-          sumRows(),      meanMaxMin(), doubles(), integers(),      integerSums(),     fullSum(), scalarConstant()};
+          sumRows(),      sumColumns(), meanMaxMin(), doubles(), integers(),      integerSums(),     fullSum(), scalarConstant()};
 }
 
 std::vector<Tensor> cloneBuffers(const std::vector<Tensor>& buffers) {

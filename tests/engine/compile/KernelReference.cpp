@@ -199,6 +199,7 @@ void Evaluator::reduce(const std::vector<int64_t>& outer, const std::vector<std:
   std::vector<int64_t> idx = outer;
   forEach(inner, idx, 0, [&](std::vector<int64_t>& at) {
     std::vector<Value> v = point(at);
+    for (const auto& st : k_.stores) storeValue(element(st.buffer, at), k_.buffers[st.buffer].type, v[st.value]);
     for (size_t r = 0; r < acc.size(); ++r) {
       const auto& red = k_.reductions[r];
       KOp op = red.op == ReduceOp::Max ? KOp::Max : red.op == ReduceOp::Min ? KOp::Min : KOp::Add;
