@@ -1,12 +1,10 @@
 // The jit backend (engine/jit, `--backend jit`) against references measured in the same run, at
 // 1 thread and at the default count (FATHOM_NUM_THREADS, else the cores; OpenBLAS follows):
-//   BM_Pointwise{Eager,Jit,Triad}  8 float32 pointwise ops (mul, add, tanh, mul, sub, relu, neg,
-//       exp) over x, y [4096, 4096] -> one generated kernel (checked), in the eager interpreter and
-//       jitted, against a STREAM triad a = b + s * c in plain C++ over 16M floats. Prints jit GB/s
-//       (the kernel's buffers: x, y read, out written - the triad's traffic) as a fraction of the
-//       triad's, and the jit's speedup over eager. Goals: >= 4x, >= 80%. BM_Arithmetic{Eager,Jit}:
-//       eight cheap ops (mul, add, mul, sub, relu, neg, add, mul), the chain bandwidth bounds. BM_PointwiseKernelOnly:
-//       the generated function alone on a reused output buffer (what run() adds around it).
+//   BM_Pointwise{Eager,Jit,Triad}  8 float32 ops (mul, add, tanh, mul, sub, relu, neg, exp) over x, y
+//       [4096, 4096] -> one generated kernel (checked), eager and jitted, against a STREAM triad
+//       a = b + s * c over 16M floats: jit GB/s (x, y read, out written) as a fraction of the triad's,
+//       and the speedup over eager (goals >= 80%, >= 4x). BM_Arithmetic{Eager,Jit}: 8 cheap ops, no
+//       transcendental. BM_PointwiseKernelOnly: the generated function alone on a reused output.
 //   BM_BertForward{Eager,Jit}  one BERT-base encoder layer forward (batch 8, seq 128; the graph
 //       BertLayerBench runs) against PyTorch 1.13 eager (bert_layer_torch.py). Goal: jit faster.
 //   BM_BertStep{Eager,Jit}  the AOT training step of models' bert (1 layer, batch 8, seq 128,
