@@ -94,16 +94,13 @@ Result<Graph> pointwiseChain() {
   return b.finish();
 }
 
-// x * 0.5 + y -> * y -> - x -> relu -> neg -> + y -> * 0.25: eight cheap ops, no transcendental:
-// the chain the memory bandwidth bounds.
+// x * 0.5 + y -> * y -> - x -> relu -> neg -> + y -> * 0.25: eight cheap ops, bandwidth-bound.
 Result<Graph> arithmeticChain() {
   GraphBuilder b;
-  NodeRef x = b.input("x", fakeTensor(DType::Float32, {kRows, kCols}));
-  NodeRef y = b.input("y", fakeTensor(DType::Float32, {kRows, kCols}));
-  NodeRef h = b.call("aten.add.Tensor", {b.call("aten.mul.Scalar", {x, 0.5}), y});
-  h = b.call("aten.relu.default", {b.call("aten.sub.Tensor", {b.call("aten.mul.Tensor", {h, y}), x})});
-  h = b.call("aten.mul.Scalar", {b.call("aten.add.Tensor", {b.call("aten.neg.default", {h}), y}), 0.25});
-  b.output({h});
+  NodeRef x = b.input("x", fakeTensor(DType::Float32, {kRows, kCols})), y = b.input("y", fakeTensor(DType::Float32, {kRows, kCols}));
+  NodeRef h = b.call("aten.mul.Tensor", {b.call("aten.add.Tensor", {b.call("aten.mul.Scalar", {x, 0.5}), y}), y});
+  h = b.call("aten.neg.default", {b.call("aten.relu.default", {b.call("aten.sub.Tensor", {h, x})})});
+  b.output({b.call("aten.mul.Scalar", {b.call("aten.add.Tensor", {h, y}), 0.25})});
   return b.finish();
 }
 
