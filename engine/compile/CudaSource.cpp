@@ -336,6 +336,7 @@ std::string cudaKernelName(const LoweredKernel& k) {
 }
 
 Status checkKernelForCuda(const LoweredKernel& k) {
+  if (!k.phases.empty()) return invalidInput("a row-local kernel (phases): not emitted as CUDA C yet", k.name);
   if (k.reduceDims < 0 || size_t(k.reduceDims) > k.loop.size())
     return internalError(std::to_string(k.reduceDims) + " reduced loops of " + std::to_string(k.loop.size()), k.name);
   for (size_t d = 0; d < k.loop.size(); ++d) FATHOM_TRY(checkInt(k.loop[d], k, "loop " + std::to_string(d)));

@@ -8,8 +8,19 @@ bool isComparison(KOp op) {
 }
 }  // namespace
 
+void KernelBuilder::push(KernelInstr in) {
+  in.phase = phase;
+  kernel.body.push_back(in);
+}
+
 int32_t KernelBuilder::load(int32_t buffer, ScalarKind type) {
-  kernel.body.push_back({.op = KOp::Load, .type = type, .buffer = buffer});
+  push({.op = KOp::Load, .type = type, .buffer = buffer});
+  return static_cast<int32_t>(kernel.body.size()) - 1;
+}
+
+int32_t KernelBuilder::acc(int32_t reduction) {
+  const KernelReduction& r = kernel.reductions.at(static_cast<size_t>(reduction));
+  push({.op = KOp::Acc, .type = r.type, .iconst = reduction});
   return static_cast<int32_t>(kernel.body.size()) - 1;
 }
 
@@ -21,28 +32,28 @@ int32_t KernelBuilder::constant(ScalarKind type, double value) {
   else if (type == ScalarKind::F64) in.fconst = value;
   else if (type == ScalarKind::Bool) in.iconst = value != 0;
   else in.iconst = static_cast<int64_t>(value);
-  kernel.body.push_back(in);
+  push(in);
   return static_cast<int32_t>(kernel.body.size()) - 1;
 }
 
 int32_t KernelBuilder::cast(int32_t v, ScalarKind to) {
   if (typeOf(v) == to) return v;
-  kernel.body.push_back({.op = KOp::Cast, .type = to, .a = v});
+  push({.op = KOp::Cast, .type = to, .a = v});
   return static_cast<int32_t>(kernel.body.size()) - 1;
 }
 
 int32_t KernelBuilder::unary(KOp op, int32_t a) {
-  kernel.body.push_back({.op = op, .type = typeOf(a), .a = a});
+  push({.op = op, .type = typeOf(a), .a = a});
   return static_cast<int32_t>(kernel.body.size()) - 1;
 }
 
 int32_t KernelBuilder::binary(KOp op, int32_t a, int32_t b) {
-  kernel.body.push_back({.op = op, .type = isComparison(op) ? ScalarKind::Bool : typeOf(a), .a = a, .b = b});
+  push({.op = op, .type = isComparison(op) ? ScalarKind::Bool : typeOf(a), .a = a, .b = b});
   return static_cast<int32_t>(kernel.body.size()) - 1;
 }
 
 int32_t KernelBuilder::select(int32_t cond, int32_t a, int32_t b) {
-  kernel.body.push_back({.op = KOp::Select, .type = typeOf(a), .a = cond, .b = a, .c = b});
+  push({.op = KOp::Select, .type = typeOf(a), .a = cond, .b = a, .c = b});
   return static_cast<int32_t>(kernel.body.size()) - 1;
 }
 

@@ -15,6 +15,7 @@ namespace fathom {
 class KernelBuilder {
  public:
   LoweredKernel kernel;
+  int32_t phase = 0;  // of the instructions appended from now on
 
   ScalarKind typeOf(int32_t v) const { return kernel.body[static_cast<size_t>(v)].type; }
   int32_t load(int32_t buffer, ScalarKind type);
@@ -23,8 +24,12 @@ class KernelBuilder {
   int32_t unary(KOp op, int32_t a);                       // in a's type
   int32_t binary(KOp op, int32_t a, int32_t b);           // a's type; comparisons: bool
   int32_t select(int32_t cond, int32_t a, int32_t b);     // a's type
+  int32_t acc(int32_t reduction);                         // an earlier phase's finished reduction
 
   KernelInt intOf(const SymInt& s);  // a constant, or the slot of this expression
+
+ private:
+  void push(KernelInstr in);  // tagged with the current phase
 };
 
 // One argument of a pointwise node as its formula sees it: a tensor already in the kernel (an

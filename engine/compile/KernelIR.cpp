@@ -78,6 +78,7 @@ std::string_view kopName(KOp op) {
     case KOp::And: return "and";
     case KOp::Or: return "or";
     case KOp::Select: return "select";
+    case KOp::Acc: return "acc";
   }
   return "?";
 }
@@ -134,7 +135,9 @@ std::string exactDouble(double d) {
 
 std::string instrText(const KernelInstr& in, bool exact) {
   std::string s = std::string(kopName(in.op)) + "." + std::string(scalarKindName(in.type));
+  if (in.phase) s = "[" + std::to_string(in.phase) + "] " + s;
   if (in.op == KOp::Load) return s + " b" + std::to_string(in.buffer);
+  if (in.op == KOp::Acc) return s + " r" + std::to_string(in.iconst);
   if (in.op == KOp::Const) {
     if (!isFloatKind(in.type)) return s + " " + std::to_string(in.iconst);
     if (exact) return s + " " + exactDouble(in.fconst);
@@ -157,10 +160,12 @@ std::string LoweredKernel::signature() const {
     s += std::string(b.output ? "out " : "in ") + std::string(scalarKindName(b.type)) + " shape" + listText(b.shape) +
          " strides" + listText(b.strides) + "\n";
   for (const auto& in : body) s += instrText(in, true) + "\n";
-  for (const auto& st : stores) s += "store v" + std::to_string(st.value) + " b" + std::to_string(st.buffer) + "\n";
+  for (const auto& st : stores)
+    s += "store v" + std::to_string(st.value) + " b" + std::to_string(st.buffer) + " @" + std::to_string(st.phase) + "\n";
   for (const auto& r : reductions)
     s += "reduce." + std::string(reduceOpName(r.op)) + "." + std::string(scalarKindName(r.type)) + " v" +
-         std::to_string(r.value) + " b" + std::to_string(r.buffer) + "\n";
+         std::to_string(r.value) + " b" + std::to_string(r.buffer) + " @" + std::to_string(r.phase) + "\n";
+  for (const auto& ph : phases) s += ph.overRow ? "phase row\n" : "phase once\n";
   return s;
 }
 
@@ -179,9 +184,17 @@ std::string LoweredKernel::text() const {
     o << " strides " << listText(b.strides) << "\n";
   }
   for (size_t i = 0; i < body.size(); ++i) o << "  v" << i << " = " << instrText(body[i], false) << "\n";
-  for (const auto& st : stores) o << "  store v" << st.value << " -> b" << st.buffer << "\n";
-  for (const auto& r : reductions)
-    o << "  " << reduceOpName(r.op) << " v" << r.value << " -> b" << r.buffer << "\n";
+  for (const auto& st : stores) o << "  store v" << st.value << " -> b" << st.buffer << (st.phase ? " [" + std::to_string(st.phase) + "]" : "") << "\n";
+  for (size_t i = 0; i < reductions.size(); ++i) {
+    const auto& r = reductions[i];
+    o << "  r" << i << " = " << reduceOpName(r.op) << " v" << r.value << (r.buffer >= 0 ? " -> b" + std::to_string(r.buffer) : "")
+      << (r.phase ? " [" + std::to_string(r.phase) + "]" : "") << "\n";
+  }
+  if (!phases.empty()) {
+    o << "  phases:";
+    for (size_t i = 0; i < phases.size(); ++i) o << " [" << i << "] " << (phases[i].overRow ? "over the row" : "once");
+    o << "\n";
+  }
   return o.str();
 }
 

@@ -8,6 +8,10 @@
 //            indices, or - for a buffer with its own `shape` (a value reshaped inside the kernel) -
 //            the coordinates of the row-major linear loop index in that shape.
 //   Body:    SSA instructions; an instruction's operands are earlier instructions (a, b, c).
+//   Phases:  a row-local kernel (softmax, layer norm) makes several passes over each row: phase
+//            by phase, per outer point, the inner loops run the phase's instructions, stores and
+//            reductions (a row phase runs its instructions once instead); a later phase reads an
+//            earlier phase's finished reductions with Acc. Kernels without phases are one pass.
 //   Stores:  values written at each point (in a reduction kernel: values before the reduction that
 //            other kernels read); reductions: an accumulator per outer point, written (divided by
 //            the reduced count for a mean) when the inner loops end.
@@ -60,6 +64,7 @@ enum class KOp {
   // Binary, a and b of one type; comparisons yield bool.
   Add, Sub, Mul, Div, Max, Min, Lt, Le, Gt, Ge, Eq, Ne, And, Or,
   Select,  // a (bool) ? b : c
+  Acc,     // reduction `iconst`'s finished value (an earlier phase's): a mean divided by its count
 };
 std::string_view kopName(KOp op);
 
@@ -69,7 +74,8 @@ struct KernelInstr {
   int32_t a = -1, b = -1, c = -1;     // operands: earlier instructions
   int32_t buffer = -1;                // Load
   double fconst = 0;                  // Const, float types
-  int64_t iconst = 0;                 // Const, integer and bool types
+  int64_t iconst = 0;                 // Const, integer and bool types; Acc: the reduction
+  int32_t phase = 0;
 };
 
 struct KernelBuffer {
@@ -86,13 +92,19 @@ std::string_view reduceOpName(ReduceOp op);
 struct KernelStore {
   int32_t value = -1;   // instruction
   int32_t buffer = -1;  // an output buffer
+  int32_t phase = 0;
 };
 
 struct KernelReduction {
   ReduceOp op = ReduceOp::Sum;
   ScalarKind type = ScalarKind::F32;  // the accumulator's (= the value's) type
   int32_t value = -1;                 // instruction reduced over the inner loops
-  int32_t buffer = -1;                // output buffer (strides 0 on the reduced dims)
+  int32_t buffer = -1;                // output buffer (strides 0 on the reduced dims); -1: none
+  int32_t phase = 0;
+};
+
+struct KernelPhase {
+  bool overRow = true;  // runs the inner loops; false: once per outer point
 };
 
 struct LoweredKernel {
@@ -104,6 +116,7 @@ struct LoweredKernel {
   std::vector<KernelInstr> body;
   std::vector<KernelStore> stores;     // at every point of the loops
   std::vector<KernelReduction> reductions;
+  std::vector<KernelPhase> phases;     // empty: one pass (every instruction in phase 0)
   std::vector<SymInt> params;          // runtime parameters by slot
 
   int32_t inputCount() const;

@@ -36,19 +36,20 @@ class Emitter {
     for (const auto& n : k_.loop) extents_.push_back(intValue(n));
     const size_t outer = k_.loop.size() - static_cast<size_t>(k_.reduceDims);
     indices_.assign(k_.loop.size(), nullptr);
+    const auto point = [&] { k_.phases.empty() ? outerPoint() : phasedPoint(); };
     if (outer == 0) {
       // One outer point: run it when the range is not empty.
       auto* body = llvm::BasicBlock::Create(ctx_, "point", fn_);
       auto* done = llvm::BasicBlock::Create(ctx_, "done", fn_);
       b_.CreateCondBr(b_.CreateICmpSLT(begin, end), body, done);
       b_.SetInsertPoint(body);
-      outerPoint();
+      point();
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
-    } else if (columnReduction()) {
+    } else if (k_.phases.empty() && columnReduction()) {
       reduceColumns(begin, end);
     } else {
-      loops(0, outer, begin, end, [&] { outerPoint(); });
+      loops(0, outer, begin, end, point);
     }
     b_.CreateRetVoid();
     return fn_;
@@ -200,14 +201,51 @@ class Emitter {
     b_.SetInsertPoint(exit);
   }
 
-  // Stores a finished accumulator (a mean divided by the reduced count: loops from `firstReduced`).
-  void finish(const KernelReduction& r, llvm::Value* acc, size_t firstReduced) {
+  // A finished accumulator (a mean divided by the reduced count: loops from `firstReduced`),
+  // stored when the reduction has a buffer.
+  llvm::Value* finish(const KernelReduction& r, llvm::Value* acc, size_t firstReduced) {
     if (r.op == ReduceOp::Mean) {
       llvm::Value* count = b_.getInt64(1);
       for (size_t d = firstReduced; d < k_.loop.size(); ++d) count = b_.CreateMul(count, extents_[d]);
       acc = b_.CreateFDiv(acc, b_.CreateSIToFP(count, regType(r.type)));
     }
-    store(r.buffer, acc);
+    if (r.buffer >= 0) store(r.buffer, acc);
+    return acc;
+  }
+
+  // A row-local kernel at one outer point: its phases in order, each over the inner loops (or
+  // once); a phase's finished reductions are what later phases' Acc instructions read.
+  void phasedPoint() {
+    const size_t outer = k_.loop.size() - static_cast<size_t>(k_.reduceDims);
+    accValues_.assign(k_.reductions.size(), nullptr);
+    for (size_t p = 0; p < k_.phases.size(); ++p) {
+      const auto phase = static_cast<int32_t>(p);
+      if (!k_.phases[p].overRow) {
+        computeBody(phase);
+        storeAll(phase);
+        continue;
+      }
+      std::vector<llvm::AllocaInst*> accs(k_.reductions.size(), nullptr);
+      {
+        llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+        for (size_t r = 0; r < k_.reductions.size(); ++r)
+          if (k_.reductions[r].phase == phase) accs[r] = entry.CreateAlloca(regType(k_.reductions[r].type));
+      }
+      for (size_t r = 0; r < accs.size(); ++r)
+        if (accs[r]) b_.CreateStore(initial(k_.reductions[r]), accs[r]);
+      loops(outer, k_.loop.size(), b_.getInt64(0), extents_[outer], [&] {
+        computeBody(phase);
+        storeAll(phase);
+        for (size_t r = 0; r < accs.size(); ++r) {
+          if (!accs[r]) continue;
+          const auto& red = k_.reductions[r];
+          llvm::Value* acc = b_.CreateLoad(regType(red.type), accs[r]);
+          b_.CreateStore(combine(red, acc, values_[static_cast<size_t>(red.value)]), accs[r]);
+        }
+      });
+      for (size_t r = 0; r < accs.size(); ++r)
+        if (accs[r]) accValues_[r] = finish(k_.reductions[r], b_.CreateLoad(regType(k_.reductions[r].type), accs[r]), outer);
+    }
   }
 
   llvm::Value* initial(const KernelReduction& r) {
@@ -294,13 +332,16 @@ class Emitter {
     grouped(b_.CreateStore(v, address(buffer)));
   }
 
-  void storeAll() {
-    for (const auto& st : k_.stores) store(st.buffer, values_[static_cast<size_t>(st.value)]);
+  void storeAll(int32_t phase = 0) {
+    for (const auto& st : k_.stores)
+      if (st.phase == phase) store(st.buffer, values_[static_cast<size_t>(st.value)]);
   }
 
-  void computeBody() {
-    values_.clear();
-    for (const auto& in : k_.body) values_.push_back(instr(in));
+  // The instructions of `phase` (every one, in a kernel without phases).
+  void computeBody(int32_t phase = 0) {
+    values_.assign(k_.body.size(), nullptr);
+    for (size_t i = 0; i < k_.body.size(); ++i)
+      if (k_.body[i].phase == phase) values_[i] = instr(k_.body[i]);
   }
 
   llvm::Value* v(int32_t i) { return values_[static_cast<size_t>(i)]; }
@@ -395,6 +436,7 @@ class Emitter {
       case KOp::And: return b_.CreateAnd(v(in.a), v(in.b));
       case KOp::Or: return b_.CreateOr(v(in.a), v(in.b));
       case KOp::Select: return b_.CreateSelect(v(in.a), v(in.b), v(in.c));
+      case KOp::Acc: return accValues_.at(static_cast<size_t>(in.iconst));
     }
     return nullptr;
   }
@@ -406,7 +448,7 @@ class Emitter {
   llvm::Function* fn_ = nullptr;
   llvm::MDNode* group_ = nullptr;
   llvm::Value* params_ = nullptr;
-  std::vector<llvm::Value*> paramValues_, data_, extents_, indices_, values_;
+  std::vector<llvm::Value*> accValues_, paramValues_, data_, extents_, indices_, values_;
 };
 
 }  // namespace

@@ -24,7 +24,8 @@ void collect(const Dump& dump, std::vector<LoweredKernel>* out, std::set<std::st
     ASSERT_TRUE(plan.ok()) << plan.error().str();
     for (const FusedKernel& k : plan->kernels) {
       auto lowered = lowerKernel(g.graph, k);
-      if (lowered.ok() && seen->insert(lowered->signature()).second) out->push_back(std::move(*lowered));
+      // Row-local kernels (phases) are not emitted as CUDA C yet (CudaSource refuses them).
+      if (lowered.ok() && lowered->phases.empty() && seen->insert(lowered->signature()).second) out->push_back(std::move(*lowered));
     }
   }
 }

@@ -72,7 +72,7 @@ TEST(JitOracle, ElementwiseAndReductionCasesMatchPyTorch) {
   FATHOM_SKIP_WITHOUT_JIT();
   Tally tally;
   int bad = 0;
-  for (const char* family : {"elementwise", "activations", "math", "division", "masks", "reductions"}) {
+  for (const char* family : {"elementwise", "activations", "math", "division", "masks", "reductions", "nn"}) {
     std::ifstream in(oracle::fixtureDir() / (std::string(family) + ".jsonl"));
     ASSERT_TRUE(in) << family;
     std::string line;
