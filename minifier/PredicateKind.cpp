@@ -13,7 +13,7 @@ constexpr std::array<PredicateKindInfo, 8> kKinds{{
     {K::Exception, "exception", "exception[:REGEX]", false, false, "exception"},
     {K::Crash, "crash", "crash[:SIGNAL]", true, true, "crash"},
     {K::Timeout, "timeout", "timeout:SECONDS", true, true, "timeout"},
-    {K::Accuracy, "accuracy", "accuracy[:TOL]", false, false, "accuracy"},
+    {K::Accuracy, "accuracy", "accuracy[:TOL|kernels]", false, false, "accuracy"},
     {K::Mismatch, "mismatch", "mismatch[:OP]", false, false, "meta"},
     {K::Guard, "guard", "guard", true, false, "exception"},
     {K::Script, "script", "script:CMD", false, false, "exception"},

@@ -17,6 +17,7 @@
 #include "engine/aot/AotCompile.h"
 #include "engine/graph/GraphGuards.h"
 #include "engine/interp/AccuracyRule.h"
+#include "engine/jit/KernelCheck.h"
 #include "engine/interp/DebugInterpreter.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/ValueDiff.h"
@@ -303,10 +304,30 @@ Result<PreparedOracle> workerEndOracle(const PredicateSpec& spec, const Original
   return PreparedOracle{std::move(oracle), "crash:" + signalName(signal)};
 }
 
+// accuracy:kernels: the jit's kernel-by-kernel check (engine/jit/KernelCheck.h) finds a generated
+// kernel whose outputs, computed alone on the eager values of its inputs, differ from eager's - a
+// miscompiled kernel even where the graph's outputs hide it.
+Verdict kernelDivergence(const Backend& backend, const Candidate& c) {
+  auto inputs = materializeInputs(c.inputs);
+  if (!inputs.ok()) return {false, "its inputs cannot be built: " + inputs.error().str()};
+  KernelCheckOptions options;
+  options.jit.checkInputs = backend.name != "jit-unchecked";
+  auto report = checkKernels(c.graph, *inputs, options);
+  if (!report.ok()) return {false, kRaised + report.error().str()};
+  if (const KernelDivergence* d = report->firstDivergence()) return {true, divergenceText(*d)};
+  return {false, "every generated kernel matches eager"};
+}
+
 Result<PreparedOracle> accuracyOracle(const PredicateSpec& spec, const Original& o) {
+  const Backend& backend = o.backend;
+  if (spec.arg == "kernels") {
+    if (backend.name != "jit" && backend.name != "jit-unchecked")
+      return invalidInput("--predicate accuracy:kernels checks the jit's kernels: it needs --backend jit or jit-unchecked");
+    Oracle oracle([&backend](const Candidate& c) { return kernelDivergence(backend, c); });
+    return PreparedOracle{std::move(oracle), "accuracy:kernels"};
+  }
   const double tol = spec.arg.empty() ? 1e-3 : *parsePositive(spec.arg);
   const bool allow = o.ctx.allowNonFinite;
-  const Backend& backend = o.backend;
   Oracle oracle([&backend, tol, allow](const Candidate& c) { return accuracy(backend, c, tol, allow); });
   char text[64];
   std::snprintf(text, sizeof text, "accuracy:%g", tol);
@@ -383,7 +404,8 @@ std::string argumentProblem(const PredicateSpec& spec, bool hasArg) {
       return "";
     case PredicateKind::Crash: return hasArg && !parseSignal(spec.arg) ? "'" + spec.arg + "' is not a signal (SIGSEGV, SEGV or 11)" : "";
     case PredicateKind::Timeout: return !parsePositive(spec.arg) ? "timeout:SECONDS needs a positive number of seconds" : "";
-    case PredicateKind::Accuracy: return hasArg && !parsePositive(spec.arg) ? "accuracy:TOL needs a positive tolerance" : "";
+    case PredicateKind::Accuracy:
+      return hasArg && spec.arg != "kernels" && !parsePositive(spec.arg) ? "accuracy:TOL needs a positive tolerance (or accuracy:kernels)" : "";
     case PredicateKind::Mismatch: return hasArg && spec.arg.empty() ? "mismatch:OP needs an op name (aten.t.default)" : "";
     case PredicateKind::Guard: return hasArg ? "guard takes no argument" : "";
     case PredicateKind::Script: return spec.arg.empty() ? "script:CMD needs a command" : "";

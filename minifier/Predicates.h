@@ -8,7 +8,9 @@
 //   accuracy[:TOL]     a float output is further from a float64 reference run than PyTorch's rule
 //                      allows: rmse(backend, fp64) > 2 * rmse(eager, fp64) + TOL / 10 (TOL
 //                      default 1e-3, as torch._dynamo's repro_tolerance); a candidate whose
-//                      inputs hold NaN/Inf is never taken unless allowNonFinite
+//                      inputs hold NaN/Inf is never taken unless allowNonFinite; accuracy:kernels
+//                      (--backend jit): a generated kernel run alone on the eager values of its
+//                      inputs differs from eager (kernel-by-kernel debugging, engine/jit/KernelCheck.h)
 //   mismatch[:OP]      the debug interpreter, over the graph with the backend's meta, finds an
 //                      origin at an OP node (default: the original's first origin's op)
 //   guard              a guard recorded by a node still in the candidate fails for its inputs,

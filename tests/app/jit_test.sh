@@ -58,6 +58,16 @@ ok minify $LIE --backend jit-unchecked --predicate accuracy -o "$T/a.min.fathom.
 grep -Eq '^%mul : f32\[8, 16\] \[16, 1\] = aten.mul.Tensor\(%x' "$T/out" && [ "$(grep -c ' = aten\.' "$T/out")" -eq 1 ] \
   || fail "minify story (a): expected x and one mul, got: $(cat "$T/out")"
 
+# --- accuracy:kernels: the minifier on kernel-by-kernel divergence -----------------------------
+# PyTorch's meta for where lies about its strides (tests/data/torch-fake-meta-lies.fathom.json): the
+# fused kernel writes the recorded layout, eager the real one; the minifier keeps that one kernel.
+ok minify tests/data/torch-fake-meta-lies.fathom.json --backend jit --predicate accuracy:kernels -o "$T/k.min.fathom.json" \
+  && ok show "$T/k.min.fathom.json"
+[ "$(grep -c ' = aten\.' "$T/out")" -eq 1 ] && grep -q 'aten.where.self' "$T/out" \
+  || fail "minify accuracy:kernels: expected the one where kernel, got: $(cat "$T/out")"
+exits 1 "accuracy:kernels checks the jit's kernels: it needs --backend jit or jit-unchecked" \
+  minify tests/data/torch-fake-meta-lies.fathom.json --predicate accuracy:kernels -o "$T/k2.fathom.json"
+
 # --- usage ------------------------------------------------------------------------------------
 usage_error "--backend must be eager, jit, aot_eager or aot_jit" run samples/mlp.fathom.json --backend nope
 usage_error "--unchecked only with a jit" run samples/mlp.fathom.json --unchecked

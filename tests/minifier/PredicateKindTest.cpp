@@ -27,7 +27,7 @@ TEST(PredicateKind, NamesRoundTrip) {
 // The usage line the CLI's help and errors print, byte for byte.
 TEST(PredicateKind, UsageLineListsEveryKind) {
   EXPECT_STREQ(predicateKinds(),
-               "exception[:REGEX], crash[:SIGNAL], timeout:SECONDS, accuracy[:TOL], mismatch[:OP], guard, script:CMD or "
+               "exception[:REGEX], crash[:SIGNAL], timeout:SECONDS, accuracy[:TOL|kernels], mismatch[:OP], guard, script:CMD or "
                "torch[:exception|meta]");
 }
 
