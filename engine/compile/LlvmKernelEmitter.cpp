@@ -271,6 +271,10 @@ class Emitter {
       add->setFastMathFlags(flags);
       return add;
     }
+    // llvm.maximum / llvm.minimum propagate NaN, as ATen's max reductions do, and the vectorizer
+    // knows them as reductions (a compare-and-select chain it does not).
+    if (isFloatKind(r.type))
+      return b_.CreateBinaryIntrinsic(r.op == ReduceOp::Max ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum, acc, v);
     return extremum(r.op == ReduceOp::Max, acc, v, r.type);
   }
 
