@@ -3,6 +3,7 @@
 // through LLVM.
 #include "engine/compile/KernelJit.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -60,6 +62,43 @@ std::string defaultCacheDir() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/fathom/kernels";
   if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/fathom/kernels";
   return "";
+}
+
+// Whether `obj` (a cache file's bytes) is an object file defining every symbol in `symbols`: a
+// truncated, corrupt or foreign file is a cache miss, never something linked into the process.
+bool definesAll(const std::string& obj, const std::vector<std::string>& symbols) {
+  auto parsed = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(obj, "cached kernels"));
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return false;
+  }
+  std::unordered_map<std::string, bool> found;
+  for (const auto& sym : (*parsed)->symbols()) {
+    auto name = sym.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      return false;
+    }
+    found[name->str()] = true;
+  }
+  for (const auto& want : symbols)
+    if (!found.count(want)) return false;
+  return true;
+}
+
+// The disk cache keeps at most this many object files; past it, the least recently written go
+// (a minifier run compiles many small candidate graphs).
+constexpr size_t kCacheFiles = 4096;
+
+void trimCache(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> files;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".o") files.emplace_back(e.last_write_time(ec), e.path());
+  if (files.size() <= kCacheFiles) return;
+  std::sort(files.begin(), files.end());
+  for (size_t i = 0; i < files.size() - kCacheFiles * 3 / 4; ++i) fs::remove(files[i].second, ec);
 }
 
 }  // namespace
@@ -218,6 +257,13 @@ Result<std::vector<KernelFn>> KernelJit::compile(const std::vector<const Lowered
       std::ifstream in(file, std::ios::binary);
       if (in) obj.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
+    std::vector<std::string> symbols;
+    for (const auto& sig : signatures) symbols.push_back(Impl::symbolOf(sig));
+    if (!obj.empty() && !definesAll(obj, symbols)) {  // a damaged cache entry: compile again
+      obj.clear();
+      std::error_code ec;
+      std::filesystem::remove(file, ec);
+    }
     if (!obj.empty()) {
       s.fromDisk += static_cast<int64_t>(missing.size());
       for (size_t at : missingAt) s.sources[at] = KernelSource::Disk;
@@ -242,6 +288,7 @@ Result<std::vector<KernelFn>> KernelJit::compile(const std::vector<const Lowered
         std::ofstream(tmp, std::ios::binary).write(obj.data(), static_cast<std::streamsize>(obj.size()));
         std::filesystem::rename(tmp, file, ec);
         if (ec) std::filesystem::remove(tmp, ec);
+        trimCache(dir);
       }
     }
     const auto t1 = std::chrono::steady_clock::now();

@@ -15,7 +15,8 @@
 // Caches: in memory by kernel signature (a kernel compiles once per process), and on disk by
 // the signatures of the whole call, the target and the generator's version: an object file under
 // $FATHOM_KERNEL_CACHE (default $XDG_CACHE_HOME/fathom/kernels or ~/.cache/fathom/kernels; "off"
-// turns it off), so a second process compiles nothing.
+// turns it off), so a second process compiles nothing. A cache file that is not an object defining
+// the expected kernels is a miss (compiled again); past 4096 files the oldest quarter goes.
 #pragma once
 
 #include <cstdint>

@@ -35,6 +35,12 @@ ok run samples/bert.fathom.json --backend jit --json && expect_jq '.jit.compiled
   "run --backend jit bert again: nothing compiled, the kernels come from the disk cache"
 ok run samples/bert.fathom.json --backend jit && grep -q '^all 1 outputs match the eager interpreter' "$T/out" \
   || fail "run --backend jit bert: the eager comparison line"
+# A damaged cache entry is a miss: compiled again (and replaced), never linked.
+for f in "$FATHOM_KERNEL_CACHE"/*.o; do printf 'not an object file' >"$f"; done
+ok run samples/bert.fathom.json --backend jit --json && expect_jq '.jit.compiled > 0 and .eager.match' "$T/out" \
+  "run --backend jit bert on a damaged disk cache: compiled again, outputs match"
+ok run samples/bert.fathom.json --backend jit --json && expect_jq '.jit.compiled == 0 and .jit.from_disk_cache > 0' "$T/out" \
+  "run --backend jit bert after the damaged cache: the entry was replaced"
 FATHOM_KERNEL_CACHE=off "$FATHOM" run samples/mlp.fathom.json --backend jit --json >"$T/out" 2>"$T/err"
 expect_jq '.jit.compiled > 0 and .jit.from_disk_cache == 0' "$T/out" "FATHOM_KERNEL_CACHE=off: compiled, no disk cache"
 
