@@ -101,6 +101,17 @@ void trimCache(const std::string& dir) {
   for (size_t i = 0; i < files.size() - kCacheFiles * 3 / 4; ++i) fs::remove(files[i].second, ec);
 }
 
+// Written whole, then renamed: a reader never sees half a file.
+void writeCacheFile(const std::string& dir, const std::string& file, const std::string& obj) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string tmp = file + ".tmp" + std::to_string(::getpid());
+  std::ofstream(tmp, std::ios::binary).write(obj.data(), static_cast<std::streamsize>(obj.size()));
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+  trimCache(dir);
+}
+
 }  // namespace
 
 struct KernelJit::Impl {
@@ -199,6 +210,23 @@ struct KernelJit::Impl {
     return {};
   }
 
+  // The object file of `kernels`, generated now (the statistics say how long each step took).
+  Result<std::string> generate(const std::vector<const LoweredKernel*>& kernels, JitStats& s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    llvm::LLVMContext ctx;
+    auto m = module(ctx, kernels);
+    const auto tA = std::chrono::steady_clock::now();
+    FATHOM_TRY(optimize(*m));
+    const auto tB = std::chrono::steady_clock::now();
+    auto o = object(*m);
+    FATHOM_TRY(o);
+    s.optimizeMs += std::chrono::duration<double, std::milli>(tB - tA).count();
+    s.machineCodeMs += msSince(tB);
+    s.compiled += static_cast<int64_t>(kernels.size());
+    s.compileMs += msSince(t0);
+    return o;
+  }
+
   Result<KernelFn> lookup(const std::string& signature) {
     auto addr = jit->lookup(symbolOf(signature));
     if (!addr) return internalError("kernel symbol missing: " + message(addr.takeError()));
@@ -268,28 +296,10 @@ Result<std::vector<KernelFn>> KernelJit::compile(const std::vector<const Lowered
       s.fromDisk += static_cast<int64_t>(missing.size());
       for (size_t at : missingAt) s.sources[at] = KernelSource::Disk;
     } else {
-      const auto t0 = std::chrono::steady_clock::now();
-      llvm::LLVMContext ctx;
-      auto m = impl_->module(ctx, missing);
-      const auto tA = std::chrono::steady_clock::now();
-      FATHOM_TRY(impl_->optimize(*m));
-      const auto tB = std::chrono::steady_clock::now();
-      auto o = impl_->object(*m);
-      s.optimizeMs += std::chrono::duration<double, std::milli>(tB - tA).count();
-      s.machineCodeMs += msSince(tB);
-      FATHOM_TRY(o);
-      obj = std::move(*o);
-      s.compiled += static_cast<int64_t>(missing.size());
-      s.compileMs += msSince(t0);
-      if (!file.empty()) {  // written whole, then renamed: a reader never sees half a file
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        const std::string tmp = file + ".tmp" + std::to_string(::getpid());
-        std::ofstream(tmp, std::ios::binary).write(obj.data(), static_cast<std::streamsize>(obj.size()));
-        std::filesystem::rename(tmp, file, ec);
-        if (ec) std::filesystem::remove(tmp, ec);
-        trimCache(dir);
-      }
+      auto generated = impl_->generate(missing, s);
+      FATHOM_TRY(generated);
+      obj = std::move(*generated);
+      if (!file.empty()) writeCacheFile(dir, file, obj);
     }
     const auto t1 = std::chrono::steady_clock::now();
     FATHOM_TRY(impl_->link(obj));
