@@ -7,14 +7,15 @@
 #include <unordered_map>
 
 #include "engine/compile/KernelBuilder.h"
+#include "engine/ops/cpu/GeluConstants.h"
 
 namespace fathom {
 namespace {
 
-constexpr double kSqrt1_2 = 0.70710678118654752440;
-constexpr double kTwoOverSqrtPi = 1.12837916709551257390;
-constexpr double kSqrt2 = 1.41421356237309504880;
-constexpr double kKappa = 0.044715;
+using gelu::kKappa;
+using gelu::kSqrt1_2;
+using gelu::kSqrt2;
+using gelu::kTwoOverSqrtPi;
 
 struct Ctx {
   KernelBuilder& b;

@@ -13,6 +13,7 @@
 #include "engine/core/Error.h"
 #include "engine/ops/families/ElementwiseFamilies.h"
 #include "engine/ops/families/ElementwiseOp.h"
+#include "engine/ops/cpu/GeluConstants.h"
 #include "engine/ops/cpu/RoundedBFloat16.h"
 #include "engine/ops/cpu/VecMath.h"
 
@@ -20,11 +21,11 @@ namespace fathom {
 namespace {
 
 // kAlpha = 1/sqrt(2); kBeta (tanh) = sqrt(2) * 2/sqrt(pi) * 0.5 = sqrt(2/pi);
-// kBetaPdf = 2/sqrt(pi) * 1/sqrt(2) * 0.5 = 1/sqrt(2*pi); kKappa = 0.044715.
-constexpr double kSqrt1_2 = 0.70710678118654752440;
-constexpr double kTwoOverSqrtPi = 1.12837916709551257390;
-constexpr double kSqrt2 = 1.41421356237309504880;
-constexpr double kKappa = 0.044715;
+// kBetaPdf = 2/sqrt(pi) * 1/sqrt(2) * 0.5 = 1/sqrt(2*pi); kKappa = 0.044715 (GeluConstants.h).
+using gelu::kKappa;
+using gelu::kSqrt1_2;
+using gelu::kSqrt2;
+using gelu::kTwoOverSqrtPi;
 
 // The approximate= argument: "none" (exact, erf) or "tanh".
 bool tanhApproximation(const ValueList& args, size_t i) {

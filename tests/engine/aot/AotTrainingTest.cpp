@@ -10,19 +10,12 @@
 #include "engine/aot/TrainingStep.h"
 #include "engine/interp/ExampleInputs.h"
 #include "samples/models/Models.h"
+#include "tests/engine/aot/SampleTrainingCases.h"
 
 namespace fathom::aot {
 namespace {
 
-struct Case {
-  std::string model;
-  models::ModelOptions options;
-  bool dynamic;
-};
-
-std::string caseName(const ::testing::TestParamInfo<Case>& info) {
-  return info.param.model + (info.param.dynamic ? "_dynamic" : "_static");
-}
+using Case = testing::TrainingCase;
 
 ::testing::AssertionResult close(const Value& a, const Value& b, const std::string& what) {
   if (a.isNone() && b.isNone()) return ::testing::AssertionSuccess();
@@ -94,16 +87,7 @@ TEST_P(AotTraining, PartitionedJointAndEagerAgree) {
   EXPECT_LE(savedBytes[1], savedBytes[0]) << "min-cut saved more than default";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Samples, AotTraining,
-    ::testing::Values(Case{"mlp", {.layers = 3, .batch = 4}, false}, Case{"mlp", {.layers = 3, .batch = 4}, true},
-                      Case{"bert", {.layers = 1, .batch = 2, .seq = 8, .training = true}, false},
-                      Case{"bert", {.layers = 1, .batch = 2, .seq = 8, .training = true}, true},
-                      Case{"gpt2", {.layers = 1, .batch = 2, .seq = 8, .training = true}, false},
-                      Case{"gpt2", {.layers = 1, .batch = 2, .seq = 8, .training = true}, true},
-                      Case{"resnet18", {.batch = 2, .seq = 32, .training = true}, false},
-                      Case{"resnet18", {.batch = 2, .seq = 32, .training = true}, true}),
-    caseName);
+INSTANTIATE_TEST_SUITE_P(Samples, AotTraining, ::testing::ValuesIn(testing::sampleTrainingCases()), testing::trainingCaseName);
 
 // Symbolic sizes the backward needs cross the partition as SymInts, not as the tensors they
 // were read from.

@@ -8,16 +8,13 @@
 #include "engine/aot/TrainingStep.h"
 #include "engine/jit/JitBackend.h"
 #include "samples/models/Models.h"
+#include "tests/engine/aot/SampleTrainingCases.h"
 #include "tests/engine/jit/JitTestSupport.h"
 
 namespace fathom {
 namespace {
 
-struct Case {
-  std::string model;
-  models::ModelOptions options;
-  bool dynamic;
-};
+using Case = testing::TrainingCase;
 
 void expectSameValues(const ValueList& got, const ValueList& want, const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
@@ -59,16 +56,7 @@ TEST_P(JitTraining, StepMatchesEager) {
   EXPECT_GT(stats.generated, 0) << "no kernel generated";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Samples, JitTraining,
-    ::testing::Values(Case{"mlp", {.layers = 3, .batch = 4}, false}, Case{"mlp", {.layers = 3, .batch = 4}, true},
-                      Case{"bert", {.layers = 1, .batch = 2, .seq = 8, .training = true}, false},
-                      Case{"bert", {.layers = 1, .batch = 2, .seq = 8, .training = true}, true},
-                      Case{"gpt2", {.layers = 1, .batch = 2, .seq = 8, .training = true}, false},
-                      Case{"gpt2", {.layers = 1, .batch = 2, .seq = 8, .training = true}, true},
-                      Case{"resnet18", {.batch = 2, .seq = 32, .training = true}, false},
-                      Case{"resnet18", {.batch = 2, .seq = 32, .training = true}, true}),
-    [](const ::testing::TestParamInfo<Case>& info) { return info.param.model + (info.param.dynamic ? "_dynamic" : "_static"); });
+INSTANTIATE_TEST_SUITE_P(Samples, JitTraining, ::testing::ValuesIn(testing::sampleTrainingCases()), testing::trainingCaseName);
 
 }  // namespace
 }  // namespace fathom
