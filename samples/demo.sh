@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A first look at Fathom for a new user (`./fathom demo` runs it): what a dump holds, its graph,
-# a run on real tensors, a symbolic trace with its guards, a training step through AOT autograd, and
-# what Fathom says about a broken dump.
+# a run on real tensors, a symbolic trace with its guards, a training step through AOT autograd, the
+# compiling backend and a stride bug it trusts, and what Fathom says about a broken dump.
 #   usage: samples/demo.sh PATH/TO/fathom
 set -euo pipefail
 FATHOM=${1:-build/app/fathom}
@@ -46,6 +46,19 @@ heading "The training step (AOT autograd): joint graph, min-cut partition, what 
 "$FATHOM" trace gpt2 --layers 2 --dynamic --training --aot --partitioner min-cut -o "$AOT"
 heading "Run forward + backward through aot_eager and compare with the eager autograd engine" "run $AOT --backend aot_eager"
 "$FATHOM" run "$AOT" --backend aot_eager | tail -n 4
+
+heading "Compile the BERT layer (--backend jit): fused kernels generated with LLVM, every output compared with eager" \
+  "show $BERT --kernels; run $BERT --backend jit"
+"$FATHOM" show "$BERT" --kernels | grep -v ' extern ' | tail -n 8
+"$FATHOM" run "$BERT" --backend jit | tail -n 2
+STRIDE=tests/data/jit-input-stride-lie.fathom.json
+heading "An input recorded contiguous, passed transposed: the kernels' input check names it (exit 2); --unchecked computes a wrong result; check --backend jit names the kernel" \
+  "run $STRIDE --backend jit [--unchecked]; check $STRIDE --backend jit"
+set +e
+"$FATHOM" run "$STRIDE" --backend jit
+"$FATHOM" run "$STRIDE" --backend jit --unchecked | tail -n 2
+"$FATHOM" check "$STRIDE" --backend jit | tail -n 2
+set -e
 
 TORCH=tests/data/torch-mlp-aot.fathom.json
 heading "A graph exported from PyTorch 1.13 (plugins/pytorch): the backward reproduces PyTorch's gradients" "run $TORCH --graph backward"

@@ -33,7 +33,8 @@ std::optional<KernelDivergence> compare(const Tensor& got, const Tensor& want, c
     char text[128];
     std::snprintf(text, sizeof text, "max |diff| %.3g (largest |x| %.3g)", v.maxAbsDiff, v.scale);
     d.actual = text;
-    d.expected = "within rtol " + std::to_string(o.rtol) + ", atol " + std::to_string(o.atol);
+    std::snprintf(text, sizeof text, "within rtol %g, atol %g", o.rtol, o.atol);
+    d.expected = text;
   }
   return d;
 }
