@@ -95,7 +95,7 @@ ok show samples/bert.fathom.json --kernels --json && expect_jq \
   '.summary.row_local == 3 and .summary.pointwise_ops > .summary.pointwise and
    ([.kernels[] | select(.kind == "row-local") | .nodes[0]] == ["_softmax", "native_layer_norm", "native_layer_norm_1"])' \
   "$T/out" "show --kernels --json bert: row-local kernels and fusion"
-ok show samples/bert.fathom.json --kernels && grep -Eq '^row-local_[0-9]+ +row-local +1 node +_softmax +\[2, 12, 16, 16\]  eager: ' "$T/out" \
+ok show samples/bert.fathom.json --kernels && grep -Eq '^row-local_[0-9]+ +row-local +1 node +_softmax +\[2, 12, 16, 16\]  -> llvm$' "$T/out" \
   || fail "show --kernels bert: the softmax line"
 # A symbolic dump: sizes are expressions.
 ok show tests/data/mlp-dynamic.fathom.json --kernels --json && expect_jq '[.kernels[].sizes[]] | any(. == "s0")' "$T/out" \
