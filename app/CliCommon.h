@@ -32,6 +32,7 @@ struct Command {
 
 Command addInfoCommand(CLI::App& parent);
 Command addShowCommand(CLI::App& parent);
+Command addDiffCommand(CLI::App& parent);
 Command addRunCommand(CLI::App& parent);
 Command addSampleCommand(CLI::App& parent);
 Command addGuardsCommand(CLI::App& parent);

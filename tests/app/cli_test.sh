@@ -83,6 +83,19 @@ if [ -f samples/mlp.fathom.json ]; then
   ok run samples/mlp.fathom.json --json && expect_jq '.outputs[0].sizes == [32, 10]' "$T/out" "mlp output sizes"
 fi
 
+# --- diff: two graphs node by node (engine/graph/GraphDiff.h) ---------------------------------
+ok diff samples/bert.fathom.json samples/bert.fathom.json --json && expect_jq \
+  '.equal and .summary.same == 84 and .summary.changed == 0 and (.nodes | length) == 0 and .a.graph == "forward"' "$T/out" \
+  "diff of a dump with itself: equal"
+"$FATHOM" diff samples/mlp.fathom.json tests/data/mlp-dynamic.fathom.json --json >"$T/out" 2>"$T/err"; rc=$?
+checks=$((checks + 1)); [ $rc -eq 1 ] || fail "diff of two different graphs: exit $rc, expected 1"
+expect_jq '(.equal | not) and .summary.changed > 0 and ([.nodes[].state] | all(. == "changed" or . == "added" or . == "removed"))' \
+  "$T/out" "diff mlp vs mlp-dynamic: changed nodes"
+"$FATHOM" diff samples/mlp.fathom.json tests/data/mlp-dynamic.fathom.json >"$T/out" 2>&1
+grep -q "^~ %x: meta: fake(f32\[32, 784\] \[784, 1\]) -> fake(f32\[s0, 784\] \[784, 1\])" "$T/out" || fail "diff text: the symbolic input's meta line: $(head -3 "$T/out")"
+usage_error "cannot open" diff nope.fathom.json samples/mlp.fathom.json
+usage_error "no graph named 'nope'" diff samples/mlp.fathom.json samples/mlp.fathom.json --graph nope
+
 # --- show --kernels: the fusion plan (engine/compile/README.md) -----------------------------------
 # The MLP: t and addmm stay extern calls, each relu a pointwise kernel reading addmm's result.
 ok show samples/mlp.fathom.json --kernels --json && expect_jq \

@@ -1,0 +1,133 @@
+#include "engine/graph/GraphDiff.h"
+
+#include <cstdlib>
+#include <functional>
+#include <unordered_map>
+
+#include "engine/graph/GraphPrinter.h"
+
+namespace fathom {
+namespace {
+
+using NameOfRef = std::function<std::string(NodeRef)>;
+
+std::string valueText(const Value& v, const NameOfRef& name) {
+  if (const auto* r = v.tryAs<NodeRef>()) return name(*r);
+  if (const auto* l = v.tryAs<ValueList>()) {
+    std::string out = "[";
+    for (size_t i = 0; i < l->size(); ++i) out += (i ? ", " : "") + valueText((*l)[i], name);
+    return out + "]";
+  }
+  return formatValue(v);
+}
+
+// "(%x, 2, alpha=1)" with inputs named by `name`.
+std::string argsText(const Node& n, const NameOfRef& name) {
+  std::string out = "(";
+  for (size_t i = 0; i < n.args.size(); ++i) out += (i ? ", " : "") + valueText(n.args[i], name);
+  for (const auto& [k, v] : n.kwargs) out += (out.size() > 1 ? ", " : "") + k + "=" + valueText(v, name);
+  return out + ")";
+}
+
+std::string metaText(const Value& v) { return v.isNone() ? "none" : formatValue(v); }
+
+class Matcher {
+ public:
+  Matcher(const Graph& a, const Graph& b) : a_(a), b_(b), bToA_(b.size(), -1), aToB_(a.size(), -1) {}
+
+  void run() {
+    for (size_t i = 0; i < b_.size(); ++i)
+      if (auto r = a_.find(b_.nodes()[i].name)) link(r->index, static_cast<int32_t>(i));
+    // What is left, in B's order: the same op on the same (matched) inputs, nearest position.
+    std::unordered_map<std::string, std::vector<int32_t>> unmatchedA;
+    for (size_t i = 0; i < a_.size(); ++i)
+      if (aToB_[i] < 0) unmatchedA[key(a_.nodes()[i], [&](NodeRef r) { return "%" + a_.node(r).name; })].push_back(static_cast<int32_t>(i));
+    for (size_t i = 0; i < b_.size(); ++i) {
+      if (bToA_[i] >= 0) continue;
+      auto it = unmatchedA.find(key(b_.nodes()[i], [&](NodeRef r) { return nameInA(r); }));
+      if (it == unmatchedA.end() || it->second.empty()) continue;
+      auto& candidates = it->second;
+      size_t best = 0;
+      for (size_t c = 1; c < candidates.size(); ++c)
+        if (std::abs(candidates[c] - static_cast<int32_t>(i)) < std::abs(candidates[best] - static_cast<int32_t>(i))) best = c;
+      link(candidates[best], static_cast<int32_t>(i));
+      candidates.erase(candidates.begin() + static_cast<std::ptrdiff_t>(best));
+    }
+  }
+
+  // B's input as A names it: its match, or a name marked as B's own.
+  std::string nameInA(NodeRef r) const {
+    const int32_t a = bToA_[static_cast<size_t>(r.index)];
+    return a >= 0 ? "%" + a_.nodes()[static_cast<size_t>(a)].name : "%" + b_.node(r).name + "'";
+  }
+
+  GraphDiff diff() const {
+    GraphDiff d;
+    for (size_t i = 0; i < a_.size(); ++i) {
+      const Node& na = a_.nodes()[i];
+      NodeDiff nd{.a = na.name};
+      if (aToB_[i] < 0) {
+        nd.state = NodeDiffState::Removed;
+        ++d.summary.removed;
+      } else {
+        const Node& nb = b_.nodes()[static_cast<size_t>(aToB_[i])];
+        nd.b = nb.name;
+        compare(na, nb, &nd.changes);
+        nd.state = nd.changes.empty() ? NodeDiffState::Same : NodeDiffState::Changed;
+        ++(nd.changes.empty() ? d.summary.same : d.summary.changed);
+      }
+      d.nodes.push_back(std::move(nd));
+    }
+    for (size_t i = 0; i < b_.size(); ++i)
+      if (bToA_[i] < 0) {
+        d.nodes.push_back({.state = NodeDiffState::Added, .a = "", .b = b_.nodes()[i].name, .changes = {}});
+        ++d.summary.added;
+      }
+    return d;
+  }
+
+ private:
+  static std::string key(const Node& n, const NameOfRef& name) {
+    return std::string(nodeKindName(n.kind)) + " " + n.target + argsText(n, name);
+  }
+
+  void link(int32_t a, int32_t b) {
+    aToB_[static_cast<size_t>(a)] = b;
+    bToA_[static_cast<size_t>(b)] = a;
+  }
+
+  void compare(const Node& na, const Node& nb, std::vector<std::string>* changes) const {
+    if (na.kind != nb.kind) changes->push_back("kind: " + std::string(nodeKindName(na.kind)) + " -> " + std::string(nodeKindName(nb.kind)));
+    if (na.target != nb.target) changes->push_back("op: " + na.target + " -> " + nb.target);
+    const std::string argsA = argsText(na, [&](NodeRef r) { return "%" + a_.node(r).name; });
+    const std::string argsB = argsText(nb, [&](NodeRef r) { return nameInA(r); });
+    if (argsA != argsB) changes->push_back("args: " + argsA + " -> " + argsB);
+    const std::string metaA = metaText(na.val), metaB = metaText(nb.val);
+    if (metaA != metaB) changes->push_back("meta: " + metaA + " -> " + metaB);
+    if (na.stage != nb.stage) changes->push_back("stage: " + na.stage + " -> " + nb.stage);
+  }
+
+  const Graph& a_;
+  const Graph& b_;
+  std::vector<int32_t> bToA_, aToB_;
+};
+
+}  // namespace
+
+std::string_view nodeDiffStateName(NodeDiffState s) {
+  switch (s) {
+    case NodeDiffState::Same: return "same";
+    case NodeDiffState::Changed: return "changed";
+    case NodeDiffState::Added: return "added";
+    case NodeDiffState::Removed: return "removed";
+  }
+  return "?";
+}
+
+GraphDiff diffGraphs(const Graph& a, const Graph& b) {
+  Matcher m(a, b);
+  m.run();
+  return m.diff();
+}
+
+}  // namespace fathom

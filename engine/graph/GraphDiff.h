@@ -1,0 +1,41 @@
+// diffGraphs: which nodes of graph B are graph A's, and what changed - `fathom diff A B`, and the
+// GUI's diff view (issue 22). Nodes are matched as HotSpot's IGV matches compiler graphs: first by
+// name, then (for what is left, in graph order) by kind, op and already-matched inputs, the
+// nearest position first. A matched pair is "changed" when its op, its arguments (inputs named by
+// their match), its recorded meta or its stage differ; a node of A without a match is "removed",
+// one of B "added".
+//
+//   GraphDiff d = diffGraphs(before, after);
+//   d.equal(); d.summary.changed; for (auto& n : d.nodes) n.state, n.a, n.b, n.changes
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/graph/Graph.h"
+
+namespace fathom {
+
+enum class NodeDiffState { Same, Changed, Added, Removed };
+std::string_view nodeDiffStateName(NodeDiffState s);  // "same", "changed", "added", "removed"
+
+struct NodeDiff {
+  NodeDiffState state = NodeDiffState::Same;
+  std::string a, b;                  // the node's name in each graph ("" where it has none)
+  std::vector<std::string> changes;  // "op: aten.add.Tensor -> aten.sub.Tensor", "meta: ...", ...
+};
+
+struct GraphDiffSummary {
+  int64_t same = 0, changed = 0, added = 0, removed = 0;
+};
+
+struct GraphDiff {
+  std::vector<NodeDiff> nodes;  // A's nodes in A's order (same, changed, removed), then B's added ones
+  GraphDiffSummary summary;
+  bool equal() const { return summary.changed == 0 && summary.added == 0 && summary.removed == 0; }
+};
+
+GraphDiff diffGraphs(const Graph& a, const Graph& b);
+
+}  // namespace fathom
