@@ -1,6 +1,6 @@
 // `fathom diff A B [--graph NAME] [--json]`: which nodes of dump B's graph are dump A's and what
 // changed (engine/graph/GraphDiff.h: matched by name, then by op and matched inputs; changed op,
-// arguments, recorded meta or stage). One line per node that is not the same, then the summary;
+// arguments, recorded meta, stage or the guards the node raised). One line per node that is not the same, then the summary;
 // --json {a: {file, graph}, b: {file, graph}, equal, summary: {same, changed, added, removed},
 // nodes: [{state, a, b, changes}]} (nodes that are the same left out). Exit 0 when equal, 1 when
 // not, 2 on bad input. For two compiled entries of one function (a recompile), a graph before and
@@ -38,7 +38,7 @@ int runDiff(const DiffOptions& o) {
   if (!ga) return rc;
   const NamedGraph* gb = loadGraphOrReport(o.b, o.graph, o.load, &db, &rc);
   if (!gb) return rc;
-  const GraphDiff d = diffGraphs(ga->graph, gb->graph);
+  const GraphDiff d = diffGraphs(ga->graph, gb->graph, da->shapeEnv.get(), db->shapeEnv.get());
   const auto& s = d.summary;
   if (o.json) {
     Json nodes = Json::array();

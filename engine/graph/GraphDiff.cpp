@@ -31,9 +31,25 @@ std::string argsText(const Node& n, const NameOfRef& name) {
 
 std::string metaText(const Value& v) { return v.isNone() ? "none" : formatValue(v); }
 
+// The guards each node raised, as text, by node name.
+using GuardsByNode = std::unordered_map<std::string, std::vector<std::string>>;
+GuardsByNode guardsByNode(const sym::ShapeEnv* env) {
+  GuardsByNode out;
+  if (!env) return out;
+  for (const auto& g : env->guards()) out[g.where.node].push_back(g.expr.str());
+  return out;
+}
+
+std::string listText(const std::vector<std::string>& list) {
+  std::string out = "[";
+  for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + list[i];
+  return out + "]";
+}
+
 class Matcher {
  public:
-  Matcher(const Graph& a, const Graph& b) : a_(a), b_(b), bToA_(b.size(), -1), aToB_(a.size(), -1) {}
+  Matcher(const Graph& a, const Graph& b, GuardsByNode guardsA, GuardsByNode guardsB)
+      : a_(a), b_(b), bToA_(b.size(), -1), aToB_(a.size(), -1), guardsA_(std::move(guardsA)), guardsB_(std::move(guardsB)) {}
 
   void run() {
     for (size_t i = 0; i < b_.size(); ++i)
@@ -105,11 +121,16 @@ class Matcher {
     const std::string metaA = metaText(na.val), metaB = metaText(nb.val);
     if (metaA != metaB) changes->push_back("meta: " + metaA + " -> " + metaB);
     if (na.stage != nb.stage) changes->push_back("stage: " + na.stage + " -> " + nb.stage);
+    const auto none = std::vector<std::string>{};
+    const auto ga = guardsA_.count(na.name) ? guardsA_.at(na.name) : none;
+    const auto gb = guardsB_.count(nb.name) ? guardsB_.at(nb.name) : none;
+    if (ga != gb) changes->push_back("guards: " + listText(ga) + " -> " + listText(gb));
   }
 
   const Graph& a_;
   const Graph& b_;
   std::vector<int32_t> bToA_, aToB_;
+  GuardsByNode guardsA_, guardsB_;
 };
 
 }  // namespace
@@ -124,8 +145,8 @@ std::string_view nodeDiffStateName(NodeDiffState s) {
   return "?";
 }
 
-GraphDiff diffGraphs(const Graph& a, const Graph& b) {
-  Matcher m(a, b);
+GraphDiff diffGraphs(const Graph& a, const Graph& b, const sym::ShapeEnv* envA, const sym::ShapeEnv* envB) {
+  Matcher m(a, b, guardsByNode(envA), guardsByNode(envB));
   m.run();
   return m.diff();
 }

@@ -2,7 +2,7 @@
 // GUI's diff view (issue 22). Nodes are matched as HotSpot's IGV matches compiler graphs: first by
 // name, then (for what is left, in graph order) by kind, op and already-matched inputs, the
 // nearest position first. A matched pair is "changed" when its op, its arguments (inputs named by
-// their match), its recorded meta or its stage differ; a node of A without a match is "removed",
+// their match), its recorded meta, its stage or its guards differ; a node of A without a match is "removed",
 // one of B "added".
 //
 //   GraphDiff d = diffGraphs(before, after);
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/graph/Graph.h"
+#include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom {
 
@@ -36,6 +37,8 @@ struct GraphDiff {
   bool equal() const { return summary.changed == 0 && summary.added == 0 && summary.removed == 0; }
 };
 
-GraphDiff diffGraphs(const Graph& a, const Graph& b);
+// With the dumps' shape envs, a matched pair is also changed when the guards its node raised
+// differ (the guards' simplified expressions, by the node named in their provenance).
+GraphDiff diffGraphs(const Graph& a, const Graph& b, const sym::ShapeEnv* envA = nullptr, const sym::ShapeEnv* envB = nullptr);
 
 }  // namespace fathom

@@ -93,6 +93,11 @@ expect_jq '(.equal | not) and .summary.changed > 0 and ([.nodes[].state] | all(.
   "$T/out" "diff mlp vs mlp-dynamic: changed nodes"
 "$FATHOM" diff samples/mlp.fathom.json tests/data/mlp-dynamic.fathom.json >"$T/out" 2>&1
 grep -q "^~ %x: meta: fake(f32\[32, 784\] \[784, 1\]) -> fake(f32\[s0, 784\] \[784, 1\])" "$T/out" || fail "diff text: the symbolic input's meta line: $(head -3 "$T/out")"
+# Guards: without duck sizing the two attention masks get their own symbols, and the add that
+# broadcasts them raises the guards that unify them.
+ok trace bert --dynamic -o "$T/duck.fathom.json" && ok trace bert --dynamic --no-duck-sizing -o "$T/noduck.fathom.json"
+"$FATHOM" diff "$T/duck.fathom.json" "$T/noduck.fathom.json" >"$T/out" 2>&1
+grep -q '^~ %add_2: guards: \[\] -> \[Eq(s0, s2), Eq(s1, s3)\]' "$T/out" || fail "diff: the guards a node raised: $(grep guards "$T/out" | head -2)"
 usage_error "cannot open" diff nope.fathom.json samples/mlp.fathom.json
 usage_error "no graph named 'nope'" diff samples/mlp.fathom.json samples/mlp.fathom.json --graph nope
 
