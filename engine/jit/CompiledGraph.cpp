@@ -97,6 +97,14 @@ Result<std::unique_ptr<CompiledGraph>> CompiledGraph::compile(const Graph& graph
   size_t next = 0;
   for (auto& ck : cg->kernels_)
     if (ck.lowered) ck.fn = (*fns)[next++];
+  // Which generated kernel each node of the ordered graph belongs to, and who trusts each input:
+  // fixed by the compile, so worked out once here, not per run.
+  cg->kernelOf_.assign(cg->ordered_.size(), -1);
+  for (size_t i = 0; i < cg->kernels_.size(); ++i)
+    if (cg->kernels_[i].fn)
+      for (const auto& name : cg->kernels_[i].lowered->nodes)
+        cg->kernelOf_[static_cast<size_t>(cg->ordered_.find(name)->index)] = static_cast<int32_t>(i);
+  cg->trust_ = inputTrust(cg->ordered_, cg->kernels_);
   emitCompileEvents(*cg, options);
   return cg;
 }
@@ -108,12 +116,7 @@ int64_t CompiledGraph::generatedKernels() const {
 }
 
 Result<ValueList> CompiledGraph::run(ValueList inputs) {
-  std::vector<int32_t> kernelOf(ordered_.size(), -1);
-  for (size_t i = 0; i < kernels_.size(); ++i)
-    if (kernels_[i].fn)
-      for (const auto& name : kernels_[i].lowered->nodes) kernelOf[static_cast<size_t>(ordered_.find(name)->index)] = static_cast<int32_t>(i);
-  const auto trust = inputTrust(ordered_, kernels_);
-  JitInterpreter interp(ordered_, kernels_, kernelOf, trust, options_.checkInputs, options_.keepIntermediates, pool_.get());
+  JitInterpreter interp(ordered_, kernels_, kernelOf_, trust_, options_.checkInputs, options_.keepIntermediates, pool_.get());
   FATHOM_TRY(interp.start(std::move(inputs)));
   while (!interp.done()) FATHOM_TRY(interp.step());
   if (options_.keepIntermediates) {

@@ -49,6 +49,12 @@ struct CompiledKernel {
   std::string eagerReason;               // why not generated ("extern kernels run on ...")
 };
 
+// Who trusts an input's meta: the first generated kernel that reads it, and its nodes.
+struct InputTrust {
+  std::string kernel;
+  std::vector<std::string> nodes;
+};
+
 class CompiledGraph {
  public:
   static Result<std::unique_ptr<CompiledGraph>> compile(const Graph& graph, JitOptions options = {});
@@ -73,6 +79,8 @@ class CompiledGraph {
   FusionPlan plan_;
   std::vector<CompiledKernel> kernels_;
   JitStats stats_;
+  std::vector<int32_t> kernelOf_;   // by node index of ordered_: its generated kernel, or -1
+  std::vector<InputTrust> trust_;       // per placeholder: the first kernel reading it
   std::vector<Value> kept_;  // by node index of ordered_
   std::unique_ptr<OutputPool> pool_ = std::make_unique<OutputPool>();  // kernel outputs, run to run
 };

@@ -14,11 +14,6 @@
 
 namespace fathom {
 
-// Who trusts an input's meta: the first generated kernel that reads it, and its nodes.
-struct InputTrust {
-  std::string kernel;
-  std::vector<std::string> nodes;
-};
 
 // One per placeholder of `ordered`, in order.
 std::vector<InputTrust> inputTrust(const Graph& ordered, const std::vector<CompiledKernel>& kernels);
