@@ -184,6 +184,43 @@ TEST(VizViewState, FilterAndHighlight) {
   EXPECT_EQ(dimmed, static_cast<int>(s.items.size()) - 1);
 }
 
+// Marks and breakpoints reach the node's box; a collapsed group shows the highest-ranked mark of
+// its nodes and any breakpoint inside; a vector of the wrong size is ignored.
+TEST(VizViewState, MarksAndBreakpoints) {
+  BertView b = bertForward();
+  ViewState view(*b.model, *b.tree, nullptr);
+  const int32_t addmm = b.model->find("addmm_20"), softmax = b.model->find("_softmax_3");
+  ASSERT_GE(addmm, 0);
+  ASSERT_GE(softmax, 0);
+  std::vector<NodeMark> marks(b.model->size(), NodeMark::Ran);
+  marks[static_cast<size_t>(addmm)] = NodeMark::Inherited;
+  marks[static_cast<size_t>(softmax)] = NodeMark::Origin;
+  std::vector<bool> breaks(b.model->size(), false);
+  breaks[static_cast<size_t>(addmm)] = true;
+  const uint64_t before = view.version();
+  view.setMarks(marks);
+  view.setBreakpoints(breaks);
+  EXPECT_GT(view.version(), before);
+  ASSERT_TRUE(view.layoutPending());
+  Scene s = view.scene();
+  const SceneItem& collapsed = s.items[static_cast<size_t>(s.itemOfNode(addmm))];
+  ASSERT_TRUE(collapsed.isGroup);
+  EXPECT_EQ(collapsed.mark, NodeMark::Origin);  // the softmax is in the same collapsed layers
+  EXPECT_TRUE(collapsed.breakpoint);
+  view.reveal(addmm);
+  ASSERT_TRUE(view.layoutPending());
+  s = view.scene();
+  const SceneItem& own = s.items[static_cast<size_t>(s.itemOfNode(addmm))];
+  ASSERT_FALSE(own.isGroup);
+  EXPECT_EQ(own.mark, NodeMark::Inherited);
+  EXPECT_TRUE(own.breakpoint);
+  view.setMarks(std::vector<NodeMark>(3, NodeMark::Added));  // wrong size: ignored
+  EXPECT_EQ(view.marks().size(), b.model->size());
+  view.setMarks({});
+  EXPECT_TRUE(view.marks().empty());
+  EXPECT_EQ(view.scene().items[static_cast<size_t>(view.scene().itemOfNode(addmm))].mark, NodeMark::None);
+}
+
 // A node with many users is drawn aside, each use a stub naming it instead of an edge.
 TEST(VizViewState, ManyUsersDrawnAsideWithStubs) {
   Dump dump;

@@ -103,7 +103,7 @@ void GraphCanvas::paintEvent(QPaintEvent*) {
   p.translate(-origin_);
   paintScene(p, scene_, PaintOptions{scale_, visibleSceneRect(), true});
   p.restore();
-  if (!scene_.items.empty()) paintLegend(p, QPointF(8, 8));
+  if (!scene_.items.empty()) paintLegend(p, QPointF(8, 8), &scene_);
   // The overview only when part of the graph is off screen.
   if (showOverview_ && !overview_.isNull() && !visibleSceneRect().contains(toQt(scene_.bounds))) {
     const QRectF o = overviewRect();

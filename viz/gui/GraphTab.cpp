@@ -104,6 +104,12 @@ void GraphTab::setHighlight(const std::vector<int32_t>& nodes, Highlight kind) {
   refresh(true);
 }
 
+void GraphTab::setMarks(std::vector<NodeMark> perNode, std::vector<bool> breakpoints) {
+  state_->setMarks(std::move(perNode));
+  state_->setBreakpoints(std::move(breakpoints));
+  refresh(true);
+}
+
 void GraphTab::onItemClicked(int item, Qt::KeyboardModifiers modifiers) {
   const SceneItem& it = canvas_->scene().items[static_cast<size_t>(item)];
   if (it.isGroup) {

@@ -43,6 +43,8 @@ class GraphTab : public QWidget {
   // Expands the group whose label or title is `label`; false when there is none.
   bool expandGroup(const QString& label);
   void setHighlight(const std::vector<int32_t>& nodes, Highlight kind);
+  // A debugging panel's marks and breakpoints, per node (ViewState::setMarks); empty clears.
+  void setMarks(std::vector<NodeMark> perNode, std::vector<bool> breakpoints = {});
   // No layout job running or waiting.
   bool idle() const { return running_ == 0 && state_->pendingJobs().empty(); }
   // Recomposes the scene after a change to the state.

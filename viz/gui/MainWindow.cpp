@@ -1,7 +1,6 @@
 // MainWindow (see the header).
 #include "viz/gui/MainWindow.h"
 
-#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -10,33 +9,25 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMimeData>
-#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QStatusBar>
-#include <QSvgGenerator>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "engine/dump/Dump.h"
-#include "engine/graph/GraphPrinter.h"
 #include "viz/gui/FindPanel.h"
 #include "viz/gui/GraphCanvas.h"
 #include "viz/gui/GraphTab.h"
 #include "viz/gui/GuardsPanel.h"
 #include "viz/gui/InspectorPanel.h"
-#include "viz/gui/ScenePainter.h"
 #include "viz/model/Find.h"
 
 namespace fathom::viz {
 
 namespace {
-
-constexpr int kMaxRecent = 10;
 
 struct BuiltView {
   std::shared_ptr<const DumpView> view;
@@ -141,68 +132,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), cache_(std::make_
 }
 
 MainWindow::~MainWindow() = default;
-
-void MainWindow::buildMenus() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
-  recentMenu_ = file->addMenu(tr("Open &Recent"));
-  fillRecentMenu();
-  file->addSeparator();
-  file->addAction(tr("Export &View as SVG or PNG…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportDialog(false); });
-  file->addAction(tr("Export &Whole Graph as SVG or PNG…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] { exportDialog(true); });
-  file->addAction(tr("Export Graph as &DOT…"), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export DOT"), QString(), tr("Graphviz (*.dot *.gv)"));
-    if (!path.isEmpty() && !exportDot(path)) statusBar()->showMessage(tr("Cannot write %1").arg(path), 5000);
-  });
-  file->addSeparator();
-  file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
-
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] {
-    if (auto* t = currentTab()) t->canvas()->setScale(t->canvas()->scale() * 1.25, t->canvas()->rect().center());
-  });
-  view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] {
-    if (auto* t = currentTab()) t->canvas()->setScale(t->canvas()->scale() / 1.25, t->canvas()->rect().center());
-  });
-  view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] {
-    if (auto* t = currentTab()) t->canvas()->fitToScene();
-  });
-  view->addAction(tr("&Collapse All"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] {
-    if (auto* t = currentTab()) {
-      t->state().collapseAll();
-      t->refresh(false);
-    }
-  });
-  QAction* overview = view->addAction(tr("Show O&verview"));
-  overview->setCheckable(true);
-  overview->setChecked(true);
-  connect(overview, &QAction::toggled, this, [this](bool on) {
-    for (int i = 0; i < tabs_->count(); ++i) static_cast<GraphTab*>(tabs_->widget(i))->canvas()->setOverviewShown(on);
-  });
-  view->addSeparator();
-  view->addAction(tr("&Inspector"), QKeySequence(Qt::CTRL | Qt::Key_1), this, [this] { showPanel(QStringLiteral("inspector")); });
-  view->addAction(tr("&Guards"), QKeySequence(Qt::CTRL | Qt::Key_2), this, [this] { showPanel(QStringLiteral("guards")); });
-
-  QMenu* go = menuBar()->addMenu(tr("&Go"));
-  go->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
-    showPanel(QStringLiteral("find"));
-    find_->focusName();
-  });
-  go->addAction(tr("Find &Next"), QKeySequence::FindNext, find_, &FindPanel::next);
-  go->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, find_, &FindPanel::previous);
-  go->addSeparator();
-  go->addAction(tr("Follow First &Input"), QKeySequence(Qt::ALT | Qt::Key_Up), this, [this] { follow(false); });
-  go->addAction(tr("Follow First &User"), QKeySequence(Qt::ALT | Qt::Key_Down), this, [this] { follow(true); });
-  go->addAction(tr("&Back"), QKeySequence::Back, this, [this] { navigate(-1); });
-  go->addAction(tr("F&orward"), QKeySequence::Forward, this, [this] { navigate(+1); });
-  go->addAction(tr("Clear &Selection"), QKeySequence(Qt::Key_Escape), this, [this] {
-    if (auto* t = currentTab()) {
-      t->state().clearSelection();
-      t->refresh();
-      onSelectionChanged();
-    }
-  });
-}
 
 void MainWindow::openDialog() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open a dump"), QString(), tr("Fathom dumps (*.fathom.json *.json);;All files (*)"));
@@ -397,67 +326,6 @@ void MainWindow::follow(bool toUser) {
   if (navigator_->current() != t->state().selection().front()) navigator_->go(t->state().selection().front());
   if (toUser ? navigator_->followUser() : navigator_->followInput()) t->select({navigator_->current()}, true);
   onSelectionChanged();
-}
-
-bool MainWindow::exportView(const QString& path, bool wholeGraph) {
-  auto* t = currentTab();
-  if (!t) return false;
-  const Scene& scene = t->canvas()->scene();
-  const QRectF area = wholeGraph ? toQt(scene.bounds).adjusted(-20, -20, 20, 20) : t->canvas()->visibleSceneRect();
-  if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
-    QSvgGenerator svg;
-    svg.setFileName(path);
-    svg.setSize(area.size().toSize());
-    svg.setViewBox(QRectF(QPointF(0, 0), area.size()));
-    svg.setTitle(currentGraphName());
-    QPainter p;
-    if (!p.begin(&svg)) return false;
-    p.translate(-area.topLeft());
-    paintScene(p, scene, PaintOptions{1, area, true});
-    return p.end();
-  }
-  if (!wholeGraph) return t->canvas()->grab().save(path);
-  // A whole graph at up to 1:1, but no side over 16,000 pixels.
-  const double scale = std::min(1.0, 16000 / std::max(area.width(), area.height()));
-  QImage image((area.size() * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-  image.fill(Qt::white);
-  QPainter p(&image);
-  p.scale(scale, scale);
-  p.translate(-area.topLeft());
-  paintScene(p, scene, PaintOptions{scale, area, true});
-  p.end();
-  return image.save(path);
-}
-
-bool MainWindow::exportDot(const QString& path) {
-  auto* t = currentTab();
-  if (!t) return false;
-  // Atomically, like every file Fathom writes: a failed export never leaves half a file.
-  return writeFileAtomically(path.toStdString(), graphToDot(t->model().graph(), t->model().graphName())).ok();
-}
-
-void MainWindow::exportDialog(bool wholeGraph) {
-  const QString path = QFileDialog::getSaveFileName(this, wholeGraph ? tr("Export the whole graph") : tr("Export the view"), QString(),
-                                                    tr("SVG (*.svg);;PNG (*.png)"));
-  if (!path.isEmpty() && !exportView(path, wholeGraph)) statusBar()->showMessage(tr("Cannot write %1").arg(path), 5000);
-}
-
-void MainWindow::addRecent(const QString& path) {
-  QSettings settings;
-  QStringList recent = settings.value(QStringLiteral("recent")).toStringList();
-  const QString absolute = QFileInfo(path).absoluteFilePath();
-  recent.removeAll(absolute);
-  recent.prepend(absolute);
-  while (recent.size() > kMaxRecent) recent.removeLast();
-  settings.setValue(QStringLiteral("recent"), recent);
-  fillRecentMenu();
-}
-
-void MainWindow::fillRecentMenu() {
-  recentMenu_->clear();
-  const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
-  for (const QString& path : recent) recentMenu_->addAction(path, this, [this, path] { openFile(path); });
-  recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -7,6 +7,7 @@
 #include <QPainterPath>
 
 #include <map>
+#include <vector>
 
 namespace fathom::viz {
 
@@ -24,6 +25,7 @@ QColor fillFor(const SceneItem& item) {
       item.role == PartitionRole::SavedInput)
     c = QColor(235, 220, 248);
   if (item.role == PartitionRole::Tangent) c = QColor(250, 240, 215);
+  if (item.mark != NodeMark::None && item.mark != NodeMark::Same) c = markColor(item.mark);
   if (item.dimmed) c.setAlpha(70);
   return c;
 }
@@ -49,6 +51,32 @@ QString roleBadge(PartitionRole role) {
     case PartitionRole::None: break;
   }
   return {};
+}
+
+// The few words a mark puts on its box's top-left corner (the role badge takes the right one).
+QString markBadge(NodeMark mark) {
+  switch (mark) {
+    case NodeMark::Current: return QStringLiteral("▶ next");
+    case NodeMark::Origin: return QStringLiteral("✖ origin");
+    case NodeMark::Inherited: return QStringLiteral("inherited");
+    case NodeMark::Failed: return QStringLiteral("✖ failed");
+    case NodeMark::Added: return QStringLiteral("+ added");
+    case NodeMark::Removed: return QStringLiteral("− removed");
+    case NodeMark::Changed: return QStringLiteral("~ changed");
+    case NodeMark::Ran: case NodeMark::Same: case NodeMark::None: break;
+  }
+  return {};
+}
+
+void paintTab(QPainter& p, const QRectF& box, bool left, const QString& text, const QColor& colour, double lineHeight) {
+  const QFontMetricsF metrics(p.font());
+  const double w = metrics.horizontalAdvance(text) + 8, h = lineHeight - 2;
+  const QRectF t(left ? box.left() + 4 : box.right() - w - 4, box.top() - h, w, h);
+  p.setPen(Qt::NoPen);
+  p.setBrush(colour);
+  p.drawRoundedRect(t, 3, 3);
+  p.setPen(Qt::white);
+  p.drawText(t, Qt::AlignCenter | Qt::TextSingleLine, text);
 }
 
 bool intersects(const QRectF& visible, const Rect& r) {
@@ -204,16 +232,14 @@ void paintItems(QPainter& p, const Scene& scene, const PaintOptions& o) {
     }
     p.setFont(base);
     const QString badge = roleBadge(item.role);
-    if (!badge.isEmpty() && r.height() * o.scale >= 14) {
-      // A tab above the box's right corner, clear of the text inside.
-      const QColor tab = item.role == PartitionRole::Tangent ? QColor(150, 110, 20) : kSaved;
-      const double w = metrics.horizontalAdvance(badge) + 8, h = lineHeight - 2;
-      const QRectF t(r.right() - w - 4, r.top() - h, w, h);
-      p.setPen(Qt::NoPen);
-      p.setBrush(tab);
-      p.drawRoundedRect(t, 3, 3);
-      p.setPen(Qt::white);
-      p.drawText(t, Qt::AlignCenter | Qt::TextSingleLine, badge);
+    if (!badge.isEmpty() && r.height() * o.scale >= 14)
+      paintTab(p, r, false, badge, item.role == PartitionRole::Tangent ? QColor(150, 110, 20) : kSaved, lineHeight);
+    const QString mark = markBadge(item.mark);
+    if (!mark.isEmpty() && r.height() * o.scale >= 14) paintTab(p, r, true, mark, markColor(item.mark).darker(160), lineHeight);
+    if (item.breakpoint) {  // a red dot on the left edge, as debuggers draw them
+      p.setPen(QPen(Qt::white, 1.5 / o.scale));
+      p.setBrush(QColor(200, 20, 20));
+      p.drawEllipse(QPointF(r.left(), r.center().y()), 6, 6);
     }
     if (item.isGroup && item.matches > 0) {
       p.setPen(kFind);
@@ -227,6 +253,37 @@ void paintItems(QPainter& p, const Scene& scene, const PaintOptions& o) {
 
 QRectF toQt(const Rect& r) { return {r.x, r.y, r.width, r.height}; }
 
+QColor markColor(NodeMark mark) {
+  switch (mark) {
+    case NodeMark::Ran: return QColor(214, 238, 214);
+    case NodeMark::Current: return QColor(255, 226, 120);
+    case NodeMark::Origin: return QColor(245, 110, 110);
+    case NodeMark::Inherited: return QColor(250, 205, 205);
+    case NodeMark::Failed: return QColor(200, 60, 60);
+    case NodeMark::Added: return QColor(170, 230, 170);
+    case NodeMark::Removed: return QColor(245, 175, 175);
+    case NodeMark::Changed: return QColor(250, 210, 140);
+    case NodeMark::Same: case NodeMark::None: break;
+  }
+  return QColor(236, 236, 240);
+}
+
+const char* markName(NodeMark mark) {
+  switch (mark) {
+    case NodeMark::Ran: return "ran";
+    case NodeMark::Current: return "runs next";
+    case NodeMark::Origin: return "mismatch starts here";
+    case NodeMark::Inherited: return "mismatch inherited";
+    case NodeMark::Failed: return "failed to run";
+    case NodeMark::Added: return "added";
+    case NodeMark::Removed: return "removed";
+    case NodeMark::Changed: return "changed";
+    case NodeMark::Same: return "same";
+    case NodeMark::None: break;
+  }
+  return "";
+}
+
 QColor sideColor(Side side) {
   switch (side) {
     case Side::Forward: return QColor(40, 100, 200);
@@ -236,29 +293,35 @@ QColor sideColor(Side side) {
   return QColor(90, 90, 100);
 }
 
-void paintLegend(QPainter& p, QPointF at) {
+void paintLegend(QPainter& p, QPointF at, const Scene* scene) {
   struct Entry {
     QColor fill, border;
-    const char* text;
+    QString text;
   };
-  const Entry entries[] = {{sideColor(Side::Forward).lighter(185), sideColor(Side::Forward), "forward"},
-                           {sideColor(Side::Backward).lighter(185), sideColor(Side::Backward), "backward"},
-                           {QColor(235, 220, 248), kSaved, "saved across the cut"},
-                           {QColor(236, 236, 240), QColor(120, 120, 140), "group (double-click)"}};
+  std::vector<Entry> entries{{sideColor(Side::Forward).lighter(185), sideColor(Side::Forward), QStringLiteral("forward")},
+                             {sideColor(Side::Backward).lighter(185), sideColor(Side::Backward), QStringLiteral("backward")},
+                             {QColor(235, 220, 248), kSaved, QStringLiteral("saved across the cut")},
+                             {QColor(236, 236, 240), QColor(120, 120, 140), QStringLiteral("group (double-click)")}};
+  if (scene) {  // the marks on show, in rank order
+    std::vector<bool> present(markRank(NodeMark::Origin) + 1, false);
+    for (const auto& item : scene->items) present[static_cast<size_t>(markRank(item.mark))] = true;
+    for (size_t m = present.size(); m-- > 2;)  // not None or Same
+      if (present[m]) entries.push_back({markColor(static_cast<NodeMark>(m)), QColor(90, 90, 100), QString::fromUtf8(markName(static_cast<NodeMark>(m)))});
+  }
   const QFontMetricsF fm(p.font());
   double w = 0;
-  for (const auto& e : entries) w = std::max(w, fm.horizontalAdvance(QString::fromUtf8(e.text)));
+  for (const auto& e : entries) w = std::max(w, fm.horizontalAdvance(e.text));
   const double row = fm.height() + 2;
   p.setPen(QColor(200, 200, 210));
   p.setBrush(QColor(255, 255, 255, 225));
-  p.drawRoundedRect(QRectF(at, QSizeF(w + 34, row * 4 + 8)), 4, 4);
-  for (int i = 0; i < 4; ++i) {
-    const QRectF swatch(at.x() + 6, at.y() + 6 + i * row, 16, row - 5);
+  p.drawRoundedRect(QRectF(at, QSizeF(w + 34, row * static_cast<double>(entries.size()) + 8)), 4, 4);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const QRectF swatch(at.x() + 6, at.y() + 6 + static_cast<double>(i) * row, 16, row - 5);
     p.setPen(QPen(entries[i].border, 1.5));
     p.setBrush(entries[i].fill);
     p.drawRect(swatch);
     p.setPen(QColor(40, 40, 50));
-    p.drawText(QPointF(swatch.right() + 6, swatch.bottom() - 1), QString::fromUtf8(entries[i].text));
+    p.drawText(QPointF(swatch.right() + 6, swatch.bottom() - 1), entries[i].text);
   }
 }
 

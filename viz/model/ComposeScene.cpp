@@ -94,6 +94,8 @@ class SceneComposer {
     it.dimmed = v_.filter_ && !matched_.count(n);
     it.matches = matched_.count(n) ? 1 : 0;
     if (!v_.highlight_.empty()) it.highlight = v_.highlight_[static_cast<size_t>(n)];
+    if (!v_.marks_.empty()) it.mark = v_.marks_[static_cast<size_t>(n)];
+    if (!v_.breakpoints_.empty()) it.breakpoint = v_.breakpoints_[static_cast<size_t>(n)];
     s_.nodeItems[static_cast<size_t>(n)] = static_cast<int32_t>(s_.items.size());
     places_.push_back({owner, child});
     s_.items.push_back(std::move(it));
@@ -128,6 +130,9 @@ class SceneComposer {
         first = false;
         if (!v_.highlight_.empty() && v_.highlight_[static_cast<size_t>(c.index)] != Highlight::None)
           it.highlight = v_.highlight_[static_cast<size_t>(c.index)];
+        if (!v_.marks_.empty() && markRank(v_.marks_[static_cast<size_t>(c.index)]) > markRank(it.mark))
+          it.mark = v_.marks_[static_cast<size_t>(c.index)];
+        if (!v_.breakpoints_.empty() && v_.breakpoints_[static_cast<size_t>(c.index)]) it.breakpoint = true;
       }
     }
     places_.push_back({owner, child});

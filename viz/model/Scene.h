@@ -17,6 +17,13 @@ namespace fathom::viz {
 
 enum class Highlight : uint8_t { None, Guard, Find, Related, Error };
 
+// What a debugging panel says about a node, drawn as the box's fill (a highlight is an outline,
+// so both show): the interpreter's run (ran, the node at the cursor, a mismatch that starts here
+// or one inherited from an input, a node that failed to execute) or a diff's state. Larger values
+// win when a collapsed group holds several (`markRank`).
+enum class NodeMark : uint8_t { None, Same, Ran, Removed, Added, Changed, Current, Inherited, Failed, Origin };
+inline int markRank(NodeMark m) { return static_cast<int>(m); }
+
 struct SceneItem {
   bool isGroup = false;       // a collapsed group (or one whose layout is not ready yet)
   int32_t id = 0;             // node index, or group index when isGroup
@@ -29,6 +36,8 @@ struct SceneItem {
   bool selected = false;      // the node, or a node inside the group, is selected
   bool dimmed = false;        // a filter is set and nothing here matches it
   Highlight highlight = Highlight::None;
+  NodeMark mark = NodeMark::None;  // a group: the highest-ranked mark of its nodes
+  bool breakpoint = false;    // the node (a group: one of its nodes) has a breakpoint
   int32_t matches = 0;        // group: nodes inside matching the filter
   bool pending = false;       // group: expanded, its layout is being computed
 };

@@ -86,6 +86,18 @@ void ViewState::clearHighlights() {
   ++version_;
 }
 
+void ViewState::setMarks(std::vector<NodeMark> perNode) {
+  if (!perNode.empty() && perNode.size() != model_->size()) return;
+  marks_ = std::move(perNode);
+  ++version_;
+}
+
+void ViewState::setBreakpoints(std::vector<bool> perNode) {
+  if (!perNode.empty() && perNode.size() != model_->size()) return;
+  breakpoints_ = std::move(perNode);
+  ++version_;
+}
+
 const std::vector<LayoutEdge>& ViewState::edgesOf(int32_t group) const {
   auto it = edgeMemo_.find(group);
   if (it == edgeMemo_.end()) it = edgeMemo_.emplace(group, childEdges(*model_, *tree_, group)).first;

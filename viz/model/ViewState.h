@@ -69,6 +69,12 @@ class ViewState {
   void setHighlight(const std::vector<int32_t>& nodes, Highlight kind);
   void clearHighlights();
 
+  // Marks (NodeMark: a debugging run's or a diff's state per node) and breakpoints, each a
+  // vector over the graph's nodes; an empty vector clears. A vector of another size is ignored.
+  void setMarks(std::vector<NodeMark> perNode);
+  void setBreakpoints(std::vector<bool> perNode);
+  const std::vector<NodeMark>& marks() const { return marks_; }
+
   // Layout jobs that can run now: expanded visible groups without a cached layout whose
   // expanded children all have one. Innermost first.
   std::vector<LayoutJob> pendingJobs() const;
@@ -103,6 +109,8 @@ class ViewState {
   std::optional<FindQuery> filter_;
   std::vector<int32_t> matches_;
   std::vector<Highlight> highlight_;  // per node; empty when none was ever set
+  std::vector<NodeMark> marks_;       // per node; empty: none
+  std::vector<bool> breakpoints_;     // per node; empty: none
   std::vector<BoxSize> nodeSizes_;    // per node, computed once
   std::vector<bool> aside_;           // per node: drawn aside
   mutable std::unordered_map<int32_t, std::vector<LayoutEdge>> edgeMemo_;  // per group
