@@ -46,25 +46,22 @@ Result<Tensor> OutputPool::take(const std::string& name, const IntList& sizes, c
   return fresh;
 }
 
-Result<std::vector<std::pair<std::string, Tensor>>> launchKernel(const LoweredKernel& k, KernelFn fn, const Graph& graph,
-                                                                  const SymbolBinding& binding, const ValueByName& valueOf,
-                                                                  OutputPool* pool) {
-  std::vector<int64_t> params;
+Result<KernelArgs> kernelArgs(const LoweredKernel& k, const Graph& graph, const SymbolBinding& binding,
+                              const ValueByName& valueOf, OutputPool* pool) {
+  KernelArgs args;
   for (const SymInt& p : k.params) {
     auto v = binding.eval(p);
     if (!v) return invalidInput("kernel " + k.name + ": its size " + p.str() + " has no value here");
-    params.push_back(*v);
+    args.params.push_back(*v);
   }
-  std::vector<void*> data;
-  std::vector<std::pair<std::string, Tensor>> outputs;
   for (const KernelBuffer& b : k.buffers) {
     if (b.output) {
       auto ref = graph.find(b.value);
       if (!ref) return internalError("kernel " + k.name + " names no node %" + b.value);
       auto out = allocate(graph.node(*ref), binding, pool);
       FATHOM_TRY(out);
-      data.push_back(out->data());
-      outputs.emplace_back(b.value, std::move(*out));
+      args.buffers.push_back(*out);
+      args.outputs.emplace_back(b.value, std::move(*out));
       continue;
     }
     const Value* v = valueOf(b.value);
@@ -73,15 +70,26 @@ Result<std::vector<std::pair<std::string, Tensor>>> launchKernel(const LoweredKe
     if (t->dtype() != dtypeOf(b.type))
       return invalidInput("kernel " + k.name + ": %" + b.value + " is " + std::string(dtypeName(t->dtype())) +
                           ", its meta says " + std::string(dtypeName(dtypeOf(b.type))));
-    data.push_back(t->data());
+    args.buffers.push_back(*t);
   }
-  const int64_t outer = outerExtent(k, params);
+  args.outer = outerExtent(k, args.params);
+  return args;
+}
+
+Result<std::vector<std::pair<std::string, Tensor>>> launchKernel(const LoweredKernel& k, KernelFn fn, const Graph& graph,
+                                                                  const SymbolBinding& binding, const ValueByName& valueOf,
+                                                                  OutputPool* pool) {
+  auto args = kernelArgs(k, graph, binding, valueOf, pool);
+  FATHOM_TRY(args);
+  std::vector<void*> data;
+  for (Tensor& t : args->buffers) data.push_back(t.data());
+  const std::vector<int64_t>& params = args->params;
   int64_t perRow = 1;  // points per step of the outer loop
-  for (size_t d = outer == 1 && k.reduceDims == static_cast<int32_t>(k.loop.size()) ? 0 : 1; d < k.loop.size(); ++d)
+  for (size_t d = args->outer == 1 && k.reduceDims == static_cast<int32_t>(k.loop.size()) ? 0 : 1; d < k.loop.size(); ++d)
     perRow *= k.loop[d].isConstant() ? k.loop[d].constant : params[static_cast<size_t>(k.loop[d].param)];
   const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, perRow));
-  parallelFor(outer, grain, [&](int64_t b, int64_t e) { fn(data.data(), params.data(), b, e); });
-  return outputs;
+  parallelFor(args->outer, grain, [&](int64_t b, int64_t e) { fn(data.data(), params.data(), b, e); });
+  return std::move(args->outputs);
 }
 
 }  // namespace fathom

@@ -39,6 +39,18 @@ class OutputPool {
   std::unordered_map<std::string, Tensor> buffers_;
 };
 
+// What one run of a kernel takes: a tensor per kernel buffer (inputs: the caller's values;
+// outputs: fresh, with their recorded layout), the runtime parameters by slot, and the extent
+// of the outermost loop. The CPU launch below and a CUDA launch (CudaKernel::run) both take it.
+struct KernelArgs {
+  std::vector<Tensor> buffers;
+  std::vector<int64_t> params;
+  std::vector<std::pair<std::string, Tensor>> outputs;  // the output buffers, by node name
+  int64_t outer = 0;
+};
+Result<KernelArgs> kernelArgs(const LoweredKernel& kernel, const Graph& graph, const SymbolBinding& binding,
+                              const ValueByName& valueOf, OutputPool* pool = nullptr);
+
 // Each output buffer's value, by node name, in buffer order. `graph` holds the nodes the kernel
 // names (for the outputs' recorded meta).
 Result<std::vector<std::pair<std::string, Tensor>>> launchKernel(const LoweredKernel& kernel, KernelFn fn,
