@@ -281,8 +281,9 @@ int runMinify(MinifyCliOptions o) {
   }
 
   // Every checkpoint is a repro: the candidate, the failure it shows, where it came from.
-  const minify::CheckpointWriter checkpoints(*dump, ReproSpec{g.name, oracle->predicate, backend->name, {}},
-                                             {origin.input, origin.inputHash, start.originalNodes}, out);
+  minify::CheckpointWriter checkpoints(*dump, ReproSpec{g.name, oracle->predicate, backend->name, {}},
+                                       {origin.input, origin.inputHash, start.originalNodes}, out);
+  checkpoints.setScratchFolder(work.string());  // its spilled values go into OUT.bin, whatever OUT's folder
 
   const bool live = !o.json && ::isatty(STDERR_FILENO);
   const auto began = std::chrono::steady_clock::now();

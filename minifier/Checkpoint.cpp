@@ -1,5 +1,7 @@
 #include "minifier/Checkpoint.h"
 
+#include "engine/dump/DumpSave.h"
+
 #include <charconv>
 #include <cstdio>
 #include <functional>
@@ -44,7 +46,9 @@ Dump checkpointDump(const Candidate& c, const Dump& source, const ReproSpec& rep
   return d;
 }
 
-Status CheckpointWriter::save(const Candidate& c) const { return saveDump(checkpointDump(c, source_, repro_, origin_), path_); }
+Status CheckpointWriter::save(const Candidate& c) const {
+  return saveDumpCopyingScratch(checkpointDump(c, source_, repro_, origin_), path_, scratch_);
+}
 
 Result<ResumePoint> resumePoint(const Dump& checkpoint, const std::string& path, const std::string& graphName,
                                 const CheckpointOrigin& origin) {

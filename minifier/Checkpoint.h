@@ -47,12 +47,16 @@ class CheckpointWriter {
       : source_(source), repro_(std::move(repro)), origin_(std::move(origin)), path_(std::move(path)) {}
   Status save(const Candidate& c) const;
   const std::string& path() const { return path_; }
+  // The run's scratch folder (its spill file): values there are always copied into PATH.bin,
+  // even when the folder lies inside the checkpoint's own (DumpSave.h).
+  void setScratchFolder(std::string folder) { scratch_ = std::move(folder); }
 
  private:
   const Dump& source_;
   ReproSpec repro_;
   CheckpointOrigin origin_;
   std::string path_;
+  std::string scratch_;
 };
 
 // Where a resumed run starts: the checkpoint's graph and inputs, and the node count the first

@@ -3,6 +3,7 @@
 // copy is what `fathom minify` always did for its spilled values (one side file per checkpoint,
 // values deduplicated), made the rule for every dump Fathom writes.
 #include "engine/dump/SideFiles.h"
+#include "engine/dump/DumpSave.h"
 
 #include <unistd.h>
 
@@ -74,15 +75,19 @@ uint64_t byteSize(const ExampleInput& in) {
 struct SaveTarget {
   fs::path folder;   // resolved
   fs::path ownSide;  // sideFileOf(path), resolved
-  explicit SaveTarget(const std::string& path)
+  fs::path scratch;  // resolved; empty: none
+  explicit SaveTarget(const std::string& path, const std::string& scratchFolder = {})
       : folder(dumpread::resolvedFolder(fs::path(path).parent_path().string())) {
     std::error_code ec;
     ownSide = fs::weakly_canonical(sideFileOf(path), ec);
+    if (!scratchFolder.empty()) scratch = dumpread::resolvedFolder(scratchFolder);
   }
-  // Copied: outside the folder, or the side file this save rewrites (it may lose bytes others need).
+  // Copied: outside the folder, the side file this save rewrites (it may lose bytes others need),
+  // or in the scratch folder (it goes away with the run that wrote it).
   bool copies(const DataFile& f) const {
     std::error_code ec;
-    return !dumpread::isInsideFolder(f.path, folder) || fs::weakly_canonical(f.path, ec) == ownSide;
+    return !dumpread::isInsideFolder(f.path, folder) || fs::weakly_canonical(f.path, ec) == ownSide ||
+           (!scratch.empty() && dumpread::isInsideFolder(f.path, scratch));
   }
 };
 
@@ -103,8 +108,8 @@ Status copyBytes(const DataFile& from, uint64_t bytes, std::ofstream& to) {
 // Copies the values of every reference `target` copies into sideFileOf(path) (each distinct range
 // once), re-pointing them there; names the others relative to the folder. The side file is
 // written (atomically) before the dump, so a reader never sees the dump without it.
-Status keepSideFilesInside(Dump& dump, const std::string& path) {
-  const SaveTarget target(path);
+Status keepSideFilesInside(Dump& dump, const std::string& path, const std::string& scratchFolder) {
+  const SaveTarget target(path, scratchFolder);
   std::vector<ExampleInput*> copied;
   forEachSideFileValue(dump, [&](ExampleInput& in) {
     std::error_code ec;  // copies() already resolved a file it keeps
@@ -164,14 +169,16 @@ bool saveCopiesValues(const Dump& dump, const std::string& path) {
   return any;
 }
 
-Status saveDump(const Dump& dump, const std::string& path) {
+Status saveDumpCopyingScratch(const Dump& dump, const std::string& path, const std::string& scratchFolder) {
   bool hasSideFiles = false;
   forEachSideFileValue(dump, [&](const ExampleInput&) { hasSideFiles = true; });
   if (!hasSideFiles) return writeFileAtomically(path, serializeDump(dump));
   Dump moved = dump;
-  FATHOM_TRY(keepSideFilesInside(moved, path));
+  FATHOM_TRY(keepSideFilesInside(moved, path, scratchFolder));
   return writeFileAtomically(path, serializeDump(moved));
 }
+
+Status saveDump(const Dump& dump, const std::string& path) { return saveDumpCopyingScratch(dump, path, {}); }
 
 void rebaseSideFiles(Dump& dump, const std::string& folder) {
   const fs::path resolved = dumpread::resolvedFolder(folder);

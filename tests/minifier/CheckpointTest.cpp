@@ -81,6 +81,30 @@ TEST(Checkpoint, ASavedCheckpointResumesWithItsGraphInputsAndStartCount) {
   EXPECT_EQ(values->atLinear(3), 8.0);
 }
 
+// Regression: `fathom minify -o /tmp/x.fathom.json` spills to /tmp/fathom-minify-N/, inside the
+// output's folder; a side file there used to be kept by name and was gone when the run ended.
+// The run's scratch folder is copied from wherever it is.
+TEST(Checkpoint, SpilledValuesInsideTheOutputsFolderAreCopiedToo) {
+  TempDir dir;
+  const fs::path work = dir.path / "fathom-minify-1";
+  fs::create_directories(work);
+  const Graph g = reluGraph();
+  const Dump source = sourceDump(g);
+  const std::string spillFile = (work / "values.bin").string();
+  auto spilled = minify::ValueSpill(spillFile, 0).store("x", counting(7));
+  ASSERT_TRUE(spilled.ok()) << spilled.error().str();
+  const std::string out = (dir.path / "min.fathom.json").string();
+  minify::CheckpointWriter writer(source, ReproSpec{"forward", "exception:boom", "eager", {}}, {"in.fathom.json", "ab", 4}, out);
+  writer.setScratchFolder(work.string());
+  ASSERT_TRUE(writer.save(minify::Candidate{g, {*spilled}}).ok());
+  fs::remove_all(work);
+  auto loaded = loadDump(out);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().str();
+  auto values = materializeInput((*loaded->inputsFor("forward"))[0]);
+  ASSERT_TRUE(values.ok()) << values.error().str();
+  EXPECT_EQ(values->atLinear(2), 9.0);
+}
+
 // Another input's checkpoint (by content hash), another graph's, or a dump that is no
 // checkpoint at all is refused, naming the file, the graph and the input.
 TEST(Checkpoint, ACheckpointOfAnotherInputOrGraphIsRefused) {

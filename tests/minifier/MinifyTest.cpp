@@ -83,10 +83,11 @@ TEST(MinifyTest, TwoInteractingCulpritsAreBothKept) {
   auto r = minify::minify(g, seeded(g), oracle);
   ASSERT_TRUE(r.ok()) << r.error().str();
   EXPECT_EQ(callsOf(r->best.graph, "aten.tanh.default"), 2u);
-  // Everything before the first culprit became its input; the chain between them must stay
-  // (cutting it would leave the first culprit out), so 1-minimal is nodes 60..140.
-  EXPECT_EQ(callsOf(r->best.graph), 81u);
-  EXPECT_EQ(r->best.graph.placeholders().size(), 1u);
+  // Cutting the chain between them into an input would drop the first culprit - unless it is
+  // returned itself: split-at-needed returns both and cuts the 79 nodes between (as fx_minifier's
+  // "remove outputs" does). The two tanh, each on an input (or one shared by merge-inputs).
+  EXPECT_EQ(callsOf(r->best.graph), 2u);
+  EXPECT_GE(r->best.graph.placeholders().size(), 1u);
 }
 
 TEST(MinifyTest, AFlakyAnswerIsReAskedAndNotTaken) {

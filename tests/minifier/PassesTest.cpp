@@ -34,7 +34,7 @@ TEST(PassesTest, KeysAreKebabCaseAndUnique) {
     EXPECT_TRUE(functions.insert(p.run).second) << "two keys run one function: " << p.key;
     EXPECT_NE(std::string(p.description), "") << p.key;
   }
-  EXPECT_EQ(keys.size(), 7u);
+  EXPECT_EQ(keys.size(), 8u);
 }
 
 // Each key finds its own entry, and minify() takes it alone (every pass reachable by key).
