@@ -130,6 +130,7 @@ void MainWindow::showDiff(DiffBuild build) {
   tabs_->hide();
   diffView_->show();
   diffView_->setOverlay(overlayAction_->isChecked());
+  diffPanel_->setDiff(nullptr);  // its rows point into the DiffModel about to be replaced
   diffView_->setDiff(std::move(build), carried);  // a carried selection says what it means in the status bar
   diffPanel_->setDiff(&diffView_->build());
   diffPanel_->followEntry(diffView_->currentEntry());
