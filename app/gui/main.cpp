@@ -1,4 +1,4 @@
-// `fathom-gui [DUMP] [--screenshot OUT.png ...]`: the graph viewer (viz/gui/MainWindow). With
+// `fathom-gui [DUMP] [--screenshot OUT.png ...] [--diff OTHER_DUMP]`: the graph viewer (viz/gui/MainWindow). With
 // --screenshot it renders one view headless (QT_QPA_PLATFORM=offscreen unless a platform is set),
 // writes the PNG and exits: 0 when written, 2 with the CLI's one-line error for a bad file or
 // bad option, 3 when the view did not settle in time.
@@ -19,7 +19,7 @@
 namespace {
 
 struct GuiOptions {
-  std::string dump, screenshot, graph, select, expand, panel, size = "1600x1000", explain;
+  std::string dump, screenshot, graph, select, expand, panel, size = "1600x1000", explain, diff, diffMode;
   bool keepUnknownOps = false, trustPaths = false;
 };
 
@@ -39,6 +39,16 @@ bool parseSize(const std::string& text, int* w, int* h) {
   return *w >= 200 && *h >= 150 && *w <= 8000 && *h <= 8000;
 }
 
+// Runs the event loop until the window has nothing left to do (at least 100 ms), at most 60 s.
+bool settle(const fathom::viz::MainWindow& window) {
+  QElapsedTimer timer;
+  timer.start();
+  do {
+    QApplication::processEvents(QEventLoop::AllEvents, 50);
+  } while ((!window.idle() || timer.elapsed() < 100) && timer.elapsed() < 60000);
+  return window.idle();
+}
+
 // Headless: load, show the asked view, wait for background work, grab, write.
 int screenshot(const GuiOptions& o, int width, int height) {
   fathom::viz::LoadOptions load{o.keepUnknownOps, o.trustPaths};
@@ -48,8 +58,6 @@ int screenshot(const GuiOptions& o, int width, int height) {
   window.resize(width, height);
   window.show();
   window.showLoaded(loaded);
-  if (!o.panel.empty() && !window.showPanel(QString::fromStdString(o.panel)))
-    return fail("--panel: no panel named '" + o.panel + "' (guards, inspector, find)");
   if (!o.graph.empty() && !window.selectGraph(QString::fromStdString(o.graph)))
     return fail(o.dump + ": no graph named '" + o.graph + "' (the dump has: " + window.graphNames().join(", ").toStdString() + ")");
   if (!o.expand.empty() && !window.expandGroup(QString::fromStdString(o.expand)))
@@ -57,12 +65,16 @@ int screenshot(const GuiOptions& o, int width, int height) {
   if (!o.select.empty() && !window.selectNode(QString::fromStdString(o.select)))
     return fail(o.dump + ": no node '" + o.select + "' in graph '" + window.currentGraphName().toStdString() + "'");
   if (!o.explain.empty()) window.explainSizes(QString::fromStdString(o.explain));
-  QElapsedTimer timer;
-  timer.start();
-  do {
-    QApplication::processEvents(QEventLoop::AllEvents, 50);
-  } while ((!window.idle() || timer.elapsed() < 100) && timer.elapsed() < 60000);
-  if (!window.idle()) return fail("the view did not settle within 60 s (layout or Z3 still running)", 3);
+  if (!o.diff.empty()) {
+    window.compareWith(QString::fromStdString(o.diff), load);
+    if (!settle(window)) return fail("the comparison did not finish within 60 s", 3);
+    if (!window.diffError().isEmpty()) return fail(window.diffError().toStdString());
+  }
+  if (!o.diffMode.empty() && !window.setDiffMode(QString::fromStdString(o.diffMode)))
+    return fail("--diff-mode takes side or overlay, not '" + o.diffMode + "'");
+  if (!o.panel.empty() && !window.showPanel(QString::fromStdString(o.panel)))
+    return fail("--panel: no panel named '" + o.panel + "' (guards, inspector, find, diff)");
+  if (!settle(window)) return fail("the view did not settle within 60 s (layout or Z3 still running)", 3);
   const QImage image = window.grab().toImage();
   if (!image.save(QString::fromStdString(o.screenshot), "PNG")) return fail("cannot write " + o.screenshot);
   return 0;
@@ -78,8 +90,11 @@ int main(int argc, char** argv) {
   app.add_option("--graph", o.graph, "The graph tab to show (default: the joint graph when there is one, else the first)");
   app.add_option("--select", o.select, "Select this node (its name, with or without %) and center on it");
   app.add_option("--expand", o.expand, "Expand this group (its label or module path, e.g. encoder.layer.0)");
-  app.add_option("--panel", o.panel, "Bring this panel to the front: guards, inspector or find");
+  app.add_option("--panel", o.panel, "Bring this panel to the front: guards, inspector, find or diff");
   app.add_option("--explain", o.explain, "Explain these sizes in the guards panel: s0=4,s1=600 or input_ids=4x600");
+  app.add_option("--diff", o.diff, "Compare the shown graph (left) with OTHER_DUMP's graph of the same name, else its first (right)")
+      ->type_name("OTHER_DUMP");
+  app.add_option("--diff-mode", o.diffMode, "How --diff shows the two graphs: side (side by side, the default) or overlay");
   app.add_option("--size", o.size, "Window size for --screenshot, WxH (default 1600x1000)");
   app.add_flag("--keep-unknown-ops", o.keepUnknownOps, "Load ops this build does not know as opaque nodes");
   app.add_flag("--trust-paths", o.trustPaths, "Read side files outside the dump's folder");
@@ -110,5 +125,17 @@ int main(int argc, char** argv) {
   window.resize(width, height);
   window.show();
   if (!o.dump.empty()) window.openFile(QString::fromStdString(o.dump), {o.keepUnknownOps, o.trustPaths});
+  if (!o.dump.empty() && !o.diff.empty()) {
+    // The comparison starts once the dump is shown (it loads in the background too).
+    auto* poll = new QTimer(&window);
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, poll, o] {
+      if (window.graphNames().isEmpty() && window.errorText().isEmpty()) return;
+      poll->stop();
+      if (!window.errorText().isEmpty()) return;
+      window.compareWith(QString::fromStdString(o.diff), {o.keepUnknownOps, o.trustPaths});
+      if (!o.diffMode.empty()) window.setDiffMode(QString::fromStdString(o.diffMode));
+    });
+    poll->start(50);
+  }
   return QApplication::exec();
 }

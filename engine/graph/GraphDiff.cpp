@@ -11,21 +11,11 @@ namespace {
 
 using NameOfRef = std::function<std::string(NodeRef)>;
 
-std::string valueText(const Value& v, const NameOfRef& name) {
-  if (const auto* r = v.tryAs<NodeRef>()) return name(*r);
-  if (const auto* l = v.tryAs<ValueList>()) {
-    std::string out = "[";
-    for (size_t i = 0; i < l->size(); ++i) out += (i ? ", " : "") + valueText((*l)[i], name);
-    return out + "]";
-  }
-  return formatValue(v);
-}
-
 // "(%x, 2, alpha=1)" with inputs named by `name`.
 std::string argsText(const Node& n, const NameOfRef& name) {
   std::string out = "(";
-  for (size_t i = 0; i < n.args.size(); ++i) out += (i ? ", " : "") + valueText(n.args[i], name);
-  for (const auto& [k, v] : n.kwargs) out += (out.size() > 1 ? ", " : "") + k + "=" + valueText(v, name);
+  for (size_t i = 0; i < n.args.size(); ++i) out += (i ? ", " : "") + diffValueText(n.args[i], name);
+  for (const auto& [k, v] : n.kwargs) out += (out.size() > 1 ? ", " : "") + k + "=" + diffValueText(v, name);
   return out + ")";
 }
 
@@ -54,7 +44,50 @@ class Matcher {
   void run() {
     for (size_t i = 0; i < b_.size(); ++i)
       if (auto r = a_.find(b_.nodes()[i].name)) link(r->index, static_cast<int32_t>(i));
-    // What is left, in B's order: the same op on the same (matched) inputs, nearest position.
+    matchInputsOfMatched(false);
+    matchByKey();
+    matchInputsOfMatched(true);
+  }
+
+  // A matched pair's inputs match each other, argument by argument, when neither has a match yet
+  // and both are the same kind of node with the same op: the placeholder PyTorch's export calls
+  // %primals_1 is the one Fathom's trace calls %conv1.weight when both are the weight of the
+  // matched %convolution (matching placeholders by position instead pairs them wrongly as soon
+  // as one side has an extra input, such as PyTorch's num_batches_tracked buffers). Inputs come
+  // before their users, so one sweep from the end carries the matches up the graph. The output's
+  // arguments only last (`withOutput`): the order of what a graph returns is the tool's choice (an
+  // AOT forward returns its saved values in its partitioner's order), an op's arguments are not.
+  void matchInputsOfMatched(bool withOutput) {
+    for (size_t i = a_.size(); i-- > 0;) {
+      const int32_t j = aToB_[i];
+      if (j < 0 || (!withOutput && a_.nodes()[i].kind == NodeKind::Output)) continue;
+      const Node& na = a_.nodes()[i];
+      const Node& nb = b_.nodes()[static_cast<size_t>(j)];
+      for (size_t k = 0; k < na.args.size() && k < nb.args.size(); ++k) pairInputs(na.args[k], nb.args[k]);
+      for (const auto& [key, va] : na.kwargs)
+        for (const auto& [keyB, vb] : nb.kwargs)
+          if (key == keyB) pairInputs(va, vb);
+    }
+  }
+
+  void pairInputs(const Value& va, const Value& vb) {
+    const auto* ra = va.tryAs<NodeRef>();
+    const auto* rb = vb.tryAs<NodeRef>();
+    if (ra && rb) {
+      const auto ia = static_cast<size_t>(ra->index), ib = static_cast<size_t>(rb->index);
+      const Node& na = a_.nodes()[ia];
+      const Node& nb = b_.nodes()[ib];
+      if (aToB_[ia] < 0 && bToA_[ib] < 0 && na.kind == nb.kind && na.target == nb.target) link(ra->index, rb->index);
+      return;
+    }
+    const auto* la = va.tryAs<ValueList>();
+    const auto* lb = vb.tryAs<ValueList>();
+    if (la && lb)
+      for (size_t k = 0; k < la->size() && k < lb->size(); ++k) pairInputs((*la)[k], (*lb)[k]);
+  }
+
+  // What is left, in B's order: the same op on the same (matched) inputs, nearest position.
+  void matchByKey() {
     std::unordered_map<std::string, std::vector<int32_t>> unmatchedA;
     for (size_t i = 0; i < a_.size(); ++i)
       if (aToB_[i] < 0) unmatchedA[key(a_.nodes()[i], [&](NodeRef r) { return "%" + a_.node(r).name; })].push_back(static_cast<int32_t>(i));
@@ -81,13 +114,14 @@ class Matcher {
     GraphDiff d;
     for (size_t i = 0; i < a_.size(); ++i) {
       const Node& na = a_.nodes()[i];
-      NodeDiff nd{.a = na.name};
+      NodeDiff nd{.state = NodeDiffState::Same, .a = na.name, .b = "", .changes = {}, .ia = static_cast<int32_t>(i), .ib = -1};
       if (aToB_[i] < 0) {
         nd.state = NodeDiffState::Removed;
         ++d.summary.removed;
       } else {
         const Node& nb = b_.nodes()[static_cast<size_t>(aToB_[i])];
         nd.b = nb.name;
+        nd.ib = aToB_[i];
         compare(na, nb, &nd.changes);
         nd.state = nd.changes.empty() ? NodeDiffState::Same : NodeDiffState::Changed;
         ++(nd.changes.empty() ? d.summary.same : d.summary.changed);
@@ -96,7 +130,7 @@ class Matcher {
     }
     for (size_t i = 0; i < b_.size(); ++i)
       if (bToA_[i] < 0) {
-        d.nodes.push_back({.state = NodeDiffState::Added, .a = "", .b = b_.nodes()[i].name, .changes = {}});
+        d.nodes.push_back({.state = NodeDiffState::Added, .a = "", .b = b_.nodes()[i].name, .changes = {}, .ia = -1, .ib = static_cast<int32_t>(i)});
         ++d.summary.added;
       }
     return d;
@@ -134,6 +168,16 @@ class Matcher {
 };
 
 }  // namespace
+
+std::string diffValueText(const Value& v, const std::function<std::string(NodeRef)>& name) {
+  if (const auto* r = v.tryAs<NodeRef>()) return name(*r);
+  if (const auto* l = v.tryAs<ValueList>()) {
+    std::string out = "[";
+    for (size_t i = 0; i < l->size(); ++i) out += (i ? ", " : "") + diffValueText((*l)[i], name);
+    return out + "]";
+  }
+  return formatValue(v);
+}
 
 std::string_view nodeDiffStateName(NodeDiffState s) {
   switch (s) {

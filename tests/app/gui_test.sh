@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fathom-gui --screenshot, headless (QT_QPA_PLATFORM=offscreen): a sample, an AOT trace of the
 # 2-layer BERT (joint graph, saved values, guards), a PyTorch export, each with a panel or a
-# selection; the PNGs are written and not blank. Bad input: a bad dump exits 2 with the CLI's one
+# selection; a diff of a recompile side by side and overlaid; the PNGs are written and not blank. Bad input: a bad dump exits 2 with the CLI's one
 # line; a bad --graph / --select / --size exits 2 naming it.
 #   usage: gui_test.sh PATH/TO/fathom-gui SOURCE_ROOT PATH/TO/fathom
 set -u
@@ -41,6 +41,17 @@ png_ok "$T/bert-explain.png" 1400x900
 
 ok tests/data/torch-mlp-aot.fathom.json --screenshot "$T/torch.png" --graph backward
 png_ok "$T/torch.png" 1600x1000
+
+# --diff: a recompile (the entries of `trace bert --dynamic --calls 8x128,1x64`: batch 1 is
+# specialized), side by side with a removed node selected, and overlaid; the diff panel in front.
+"$CLI" trace bert --dynamic --batch 8 --seq 128 -o "$T/rc-a.fathom.json" >/dev/null 2>&1 || fail "trace bert 8x128 failed"
+"$CLI" trace bert --dynamic --batch 1 --seq 64 -o "$T/rc-b.fathom.json" >/dev/null 2>&1 || fail "trace bert 1x64 failed"
+ok "$T/rc-a.fathom.json" --diff "$T/rc-b.fathom.json" --select sym_size_1 --panel diff --screenshot "$T/diff-side.png" --size 1400x900
+png_ok "$T/diff-side.png" 1400x900
+ok "$T/rc-a.fathom.json" --diff "$T/rc-b.fathom.json" --diff-mode overlay --screenshot "$T/diff-overlay.png" --size 1400x900
+png_ok "$T/diff-overlay.png" 1400x900
+usage_error "cannot open" samples/mlp.fathom.json --diff "$T/nope.fathom.json" --screenshot "$T/x.png"
+usage_error "--diff-mode takes side or overlay" samples/mlp.fathom.json --diff samples/mlp.fathom.json --diff-mode both --screenshot "$T/x.png"
 
 for bad in samples/bad/cycle.json samples/bad/empty.json; do
   expected=$("$CLI" info "$bad" 2>&1 >/dev/null)

@@ -1,4 +1,4 @@
-// Small graphs shared by the graph, dump and interpreter tests.
+// Small graphs shared by the graph, dump, interpreter and diff tests.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -50,6 +50,21 @@ inline const char* twoOutputsOp() {
   }();
   EXPECT_TRUE(registered);
   return "test.two_outputs.default";
+}
+
+// The diff tests' pair maker: x -> relu -> mul(., factor) -> `lastOp`(., y) as "last", x and y
+// f32[4, 8]; the relu's name, the mul's constant and the last op can be chosen.
+inline Graph diffChain(const std::string& reluName = "relu", double factor = 2.0, const std::string& lastOp = "aten.add.Tensor") {
+  GraphBuilder b;
+  NodeRef x = b.input("x", fakeTensor(DType::Float32, {4, 8}));
+  NodeRef y = b.input("y", fakeTensor(DType::Float32, {4, 8}));
+  NodeRef r = b.call("aten.relu.default", {x}, {}, reluName);
+  NodeRef m = b.call("aten.mul.Tensor", {r, factor}, {}, "mul");
+  NodeRef s = b.call(lastOp, {m, y}, {}, "last");
+  b.output({s});
+  auto g = b.finish();
+  EXPECT_TRUE(g.ok()) << g.error().str();
+  return std::move(*g);
 }
 
 }  // namespace fathom::testing

@@ -20,8 +20,8 @@ std::shared_ptr<const Dump> loadTestDump(const std::string& relativePath) {
   return std::make_shared<const Dump>(std::move(*dump));
 }
 
-std::shared_ptr<const Dump> aotDump(const std::string& model, int64_t layers, bool dynamic) {
-  auto m = models::buildModel(model, {.layers = layers, .batch = 2, .seq = 8});
+std::shared_ptr<const Dump> aotDump(const std::string& model, int64_t layers, bool dynamic, int64_t seq) {
+  auto m = models::buildModel(model, {.layers = layers, .batch = 2, .seq = seq});
   if (!m.ok()) {
     ADD_FAILURE() << m.error().str();
     return nullptr;

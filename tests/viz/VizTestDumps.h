@@ -14,7 +14,7 @@ namespace fathom::viz::testing {
 std::shared_ptr<const Dump> loadTestDump(const std::string& relativePath);
 
 // `model` ("bert", "gpt2", "mlp") with `layers`, traced with AOT autograd (joint, forward,
-// backward, partition; dynamic shapes when asked), batch 2, seq 8. Null on failure.
-std::shared_ptr<const Dump> aotDump(const std::string& model, int64_t layers, bool dynamic = false);
+// backward, partition; dynamic shapes when asked), batch 2, seq `seq`. Null on failure.
+std::shared_ptr<const Dump> aotDump(const std::string& model, int64_t layers, bool dynamic = false, int64_t seq = 8);
 
 }  // namespace fathom::viz::testing

@@ -31,7 +31,7 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent) {
 void GraphCanvas::setScene(Scene scene, bool keepView) {
   scene_ = std::move(scene);
   renderOverview();
-  if (!keepView) autoFit_ = true;
+  if (!keepView) autoFit_ = true, keepCentered_ = false;
   if (autoFit_) fitToScene();  // the scene grows as layouts arrive: keep it fitted until the user moves
   update();
 }
@@ -62,13 +62,14 @@ void GraphCanvas::fitToScene() {
 void GraphCanvas::centerOn(const Rect& box, bool zoomIn) {
   autoFit_ = false;
   if (zoomIn && scale_ < 0.8) scale_ = 0.8;
-  const QRectF r = toQt(box);
-  origin_ = r.center() - QPointF(width() / scale_ / 2, height() / scale_ / 2);
+  keepCentered_ = true;
+  centered_ = toQt(box).center();
+  origin_ = centered_ - QPointF(width() / scale_ / 2, height() / scale_ / 2);
   update();
 }
 
 void GraphCanvas::setScale(double scale, QPointF anchor) {
-  autoFit_ = false;
+  autoFit_ = keepCentered_ = false;
   const QPointF sceneAnchor = toScene(anchor);
   scale_ = std::clamp(scale, kMinScale, kMaxScale);
   origin_ = sceneAnchor - anchor / scale_;
@@ -142,7 +143,7 @@ int GraphCanvas::stubAt(QPointF s) const {
 void GraphCanvas::mousePressEvent(QMouseEvent* e) {
   if (showOverview_ && !visibleSceneRect().contains(toQt(scene_.bounds)) && overviewRect().contains(e->position())) {
     draggingOverview_ = true;
-    autoFit_ = false;
+    autoFit_ = keepCentered_ = false;
     mouseMoveEvent(e);
     return;
   }
@@ -165,7 +166,7 @@ void GraphCanvas::mouseMoveEvent(QMouseEvent* e) {
   const QPoint delta = e->position().toPoint() - dragStart_;
   if (delta.manhattanLength() > 3) {
     moved_ = true;
-    autoFit_ = false;
+    autoFit_ = keepCentered_ = false;
   }
   origin_ = dragOrigin_ - QPointF(delta) / scale_;
   update();
@@ -216,6 +217,7 @@ void GraphCanvas::keyPressEvent(QKeyEvent* e) {
 void GraphCanvas::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
   if (autoFit_) fitToScene();
+  else if (keepCentered_) origin_ = centered_ - QPointF(width() / scale_ / 2, height() / scale_ / 2);  // laid out after centerOn
   update();
 }
 

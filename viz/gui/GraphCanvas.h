@@ -64,6 +64,8 @@ class GraphCanvas : public QWidget {
   bool dragging_ = false, moved_ = false, draggingOverview_ = false;
   bool showOverview_ = true;
   bool autoFit_ = true;   // refit on resize until the user moves the view
+  bool keepCentered_ = false;  // after centerOn, until the user moves: a resize keeps centered_ in the middle
+  QPointF centered_;
   QImage overview_;       // the whole scene, rendered once per setScene
   double overviewScale_ = 1;
 };

@@ -11,6 +11,21 @@ namespace fathom::viz {
 
 using LayoutResult = Result<std::shared_ptr<const GroupLayout>>;
 
+std::shared_ptr<DumpView> buildDumpView(const QString& path, std::shared_ptr<const Dump> dump, std::string* error) {
+  if (!dump) return nullptr;
+  auto model = DumpModel::build(dump);
+  if (!model.ok()) {
+    *error = path.toStdString() + ": " + model.error().str();
+    return nullptr;
+  }
+  auto view = std::make_shared<DumpView>();
+  view->path = path;
+  view->dump = std::move(dump);
+  view->model = std::make_unique<DumpModel>(std::move(*model));
+  for (const GraphModel& g : view->model->graphs()) view->trees.push_back(std::make_unique<GroupTree>(GroupTree::build(g)));
+  return view;
+}
+
 GraphTab::GraphTab(std::shared_ptr<const DumpView> view, int32_t graph, std::shared_ptr<LayoutCache> cache, QWidget* parent)
     : QWidget(parent), view_(std::move(view)), graph_(graph), cancel_(std::make_shared<std::atomic<bool>>(false)) {
   SceneStyle style;

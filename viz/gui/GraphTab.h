@@ -25,6 +25,10 @@ struct DumpView {
   std::vector<std::unique_ptr<GroupTree>> trees;  // per graph of the model
 };
 
+// The view models of a loaded dump: every graph's model and group tree (any thread). Null, with
+// `error` set to the one-line message, when the dump is null or its models cannot be built.
+std::shared_ptr<DumpView> buildDumpView(const QString& path, std::shared_ptr<const Dump> dump, std::string* error);
+
 class GraphTab : public QWidget {
   Q_OBJECT
  public:
@@ -35,6 +39,7 @@ class GraphTab : public QWidget {
   int32_t graphIndex() const { return graph_; }
   const GraphModel& model() const;
   const GroupTree& tree() const;
+  const DumpModel& dumpModel() const { return *view_->model; }
   ViewState& state() { return *state_; }
   GraphCanvas* canvas() const { return canvas_; }
 

@@ -37,20 +37,8 @@ struct BuiltView {
 // The view models of a loaded dump: every graph's model and group tree.
 BuiltView buildView(LoadedDump loaded) {
   BuiltView out;
-  if (loaded.dump) {
-    auto model = DumpModel::build(loaded.dump);
-    if (!model.ok()) {
-      loaded.error = loaded.path.toStdString() + ": " + model.error().str();
-      loaded.dump.reset();
-    } else {
-      auto view = std::make_shared<DumpView>();
-      view->path = loaded.path;
-      view->dump = loaded.dump;
-      view->model = std::make_unique<DumpModel>(std::move(*model));
-      for (const GraphModel& g : view->model->graphs()) view->trees.push_back(std::make_unique<GroupTree>(GroupTree::build(g)));
-      out.view = std::move(view);
-    }
-  }
+  out.view = buildDumpView(loaded.path, loaded.dump, &loaded.error);
+  if (!out.view) loaded.dump.reset();
   out.loaded = std::move(loaded);
   return out;
 }
@@ -174,6 +162,7 @@ void MainWindow::showError(const QString& path, const QString& message) {
 void MainWindow::setView(std::shared_ptr<const DumpView> view) {
   errorText_.clear();
   error_->hide();
+  closeDiff();  // it compared the previous dump
   lastTab_ = -1;
   tabs_->blockSignals(true);
   while (tabs_->count() > 0) {
@@ -224,7 +213,7 @@ QString MainWindow::currentGraphName() const {
 QString MainWindow::errorText() const { return errorText_; }
 
 bool MainWindow::idle() const {
-  if (loading_ != 0 || !guards_->idle()) return false;
+  if (loading_ != 0 || !guards_->idle() || !diffIdle()) return false;
   for (int i = 0; i < tabs_->count(); ++i)
     if (!static_cast<GraphTab*>(tabs_->widget(i))->idle()) return false;
   return true;

@@ -19,12 +19,16 @@ class QTabWidget;
 
 namespace fathom::viz {
 
+class DiffPanel;
+class DiffView;
 class FindPanel;
 class GraphTab;
 class GuardsPanel;
 class InspectorPanel;
 class LayoutCache;
 class Navigator;
+struct DiffBuild;
+struct DiffRequest;
 struct DumpView;
 
 class MainWindow : public QMainWindow {
@@ -55,6 +59,17 @@ class MainWindow : public QMainWindow {
   InspectorPanel* inspector() const { return inspector_; }
   FindPanel* findPanel() const { return find_; }
 
+  // Compare (MainWindowDiff.cpp): the current graph against a graph of another dump, built in
+  // the background, shown side by side or overlaid in place of the tabs; the "diff" dock lists
+  // the differences.
+  void compareWith(const QString& path, const LoadOptions& options = {});
+  void compareGraphs(const QString& leftGraph, const QString& rightGraph);  // in the open comparison
+  bool setDiffMode(const QString& mode);  // "side" or "overlay"
+  void closeDiff();
+  DiffView* diffView() const { return diffView_; }
+  DiffPanel* diffPanel() const { return diffPanel_; }
+  QString diffError() const { return diffError_; }  // why the last comparison failed, empty if it did not
+
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
@@ -73,6 +88,10 @@ class MainWindow : public QMainWindow {
   void follow(bool toUser);
   void addRecent(const QString& path);
   void fillRecentMenu();
+  void buildCompareMenu();
+  void startDiff(DiffRequest request);
+  void showDiff(DiffBuild build);
+  bool diffIdle() const;
 
   std::shared_ptr<const DumpView> view_;
   std::shared_ptr<LayoutCache> cache_;
@@ -88,6 +107,11 @@ class MainWindow : public QMainWindow {
   int lastTab_ = -1;
   std::unique_ptr<Navigator> navigator_;
   QString errorText_;
+  DiffView* diffView_ = nullptr;
+  DiffPanel* diffPanel_ = nullptr;
+  QAction* overlayAction_ = nullptr;
+  int diffLoading_ = 0;  // generation of the comparison being built; 0: none
+  QString diffError_;
 };
 
 }  // namespace fathom::viz

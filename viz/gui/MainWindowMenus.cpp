@@ -79,6 +79,7 @@ void MainWindow::buildMenus() {
       onSelectionChanged();
     }
   });
+  buildCompareMenu();
 }
 
 void MainWindow::addRecent(const QString& path) {
