@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # fathom-gui --screenshot, headless (QT_QPA_PLATFORM=offscreen): a sample, an AOT trace of the
 # 2-layer BERT (joint graph, saved values, guards), a PyTorch export, each with a panel or a
-# selection; the PNGs are written and not blank. Bad input: a bad dump exits 2 with the CLI's one
-# line; a bad --graph / --select / --size exits 2 naming it.
+# selection; the PNGs are written and not blank; --minify runs the minifier panel to the end (or
+# stops it in flight with --minify-stop-after) before the shot. Bad input: a bad dump exits 2
+# with the CLI's one line; a bad --graph / --select / --size exits 2 naming it; a minification
+# without a result exits 1 with the CLI's line.
 #   usage: gui_test.sh PATH/TO/fathom-gui SOURCE_ROOT PATH/TO/fathom
 set -u
 CLI=$3
@@ -41,6 +43,23 @@ png_ok "$T/bert-explain.png" 1400x900
 
 ok tests/data/torch-mlp-aot.fathom.json --screenshot "$T/torch.png" --graph backward
 png_ok "$T/torch.png" 1600x1000
+
+# --minify: the minifier panel runs `fathom minify` (the one beside fathom-gui) before the shot.
+ok tests/data/torch-fake-meta-lies.fathom.json --screenshot "$T/minify.png" --size 1400x900 --minify accuracy:kernels --minify-backend jit
+png_ok "$T/minify.png" 1400x900
+checks=$((checks + 1))
+grep -q "^minify: minimized: 13 -> 5 nodes in [0-9]* queries; result: .*torch-fake-meta-lies.min.fathom.json$" "$T/out" ||
+  fail "--minify: the outcome line, got: $(cat "$T/out")"
+# In flight: the shot after 3 queries of a slow predicate, then Cancel keeps the best so far.
+printf '#!/bin/bash\nsleep 0.3\ngrep -q "aten.relu.default" "${@: -1}"\n' >"$T/slow-relu.sh"
+chmod +x "$T/slow-relu.sh"
+ok samples/mlp.fathom.json --screenshot "$T/minify-flight.png" --size 1400x900 --minify "script:$T/slow-relu.sh" --minify-stop-after 3
+png_ok "$T/minify-flight.png" 1400x900
+checks=$((checks + 1))
+grep -q "^minify: cancelled: the best so far, 16 -> [0-9]* nodes, is kept; result: " "$T/out" || fail "--minify-stop-after: got $(cat "$T/out")"
+exits 1 "fathom: --predicate must be" samples/mlp.fathom.json --screenshot "$T/minify-bad.png" --minify segfault
+exits 1 "does not raise an error under backend eager" samples/mlp.fathom.json --screenshot "$T/minify-bad.png" --minify exception
+usage_error "--panel: no panel named 'nope' (guards, inspector, find, minify)" samples/mlp.fathom.json --screenshot "$T/x.png" --panel nope
 
 for bad in samples/bad/cycle.json samples/bad/empty.json; do
   expected=$("$CLI" info "$bad" 2>&1 >/dev/null)

@@ -60,6 +60,8 @@ TEST(VizMinifyRun, ArgumentsFromTheChoices) {
   const auto args = minifyArguments(c);
   const std::vector<std::string> tail(args.end() - 6, args.end());
   EXPECT_EQ(tail, (std::vector<std::string>{"--graph", "forward", "--predicate", "accuracy:kernels", "--backend", "jit"}));
+  c.trustPaths = true;
+  EXPECT_EQ(minifyArguments(c).back(), "--trust-paths");
 }
 
 // The offered predicates come from the minifier's table: literal arguments are offered, required

@@ -1,9 +1,9 @@
 // The fathom-gui main window: one tab per graph of the open dump (forward, backward, joint, ...),
-// the inspector, guards and find panels as docks, and the File / View / Go menus. Opening a file
-// loads it, builds its view models and groups on a worker thread with a busy bar (Esc or Cancel
-// abandons it); a bad file shows the CLI's one-line error in the window. Every action has a
-// keyboard shortcut, and the public slots below are what the headless --screenshot mode and the
-// tests drive.
+// the inspector, guards, find and minifier panels as docks, and the File / View / Go / Minify
+// menus. Opening a file loads it, builds its view models and groups on a worker thread with a
+// busy bar (Esc or Cancel abandons it); a bad file shows the CLI's one-line error in the window.
+// Every action has a keyboard shortcut, and the public slots below are what the headless
+// --screenshot mode and the tests drive.
 #pragma once
 
 #include <QMainWindow>
@@ -24,6 +24,7 @@ class GraphTab;
 class GuardsPanel;
 class InspectorPanel;
 class LayoutCache;
+class MinifyPanel;
 class Navigator;
 struct DumpView;
 
@@ -41,7 +42,7 @@ class MainWindow : public QMainWindow {
   bool selectGraph(const QString& name);
   bool selectNode(const QString& name);       // in the current graph; "%x" or "x"
   bool expandGroup(const QString& label);     // in the current graph
-  bool showPanel(const QString& name);        // guards, inspector, find
+  bool showPanel(const QString& name);        // guards, inspector, find, minify
   void explainSizes(const QString& sizes);
   bool exportView(const QString& path, bool wholeGraph);  // .svg or .png
   bool exportDot(const QString& path);
@@ -54,6 +55,7 @@ class MainWindow : public QMainWindow {
   GuardsPanel* guardsPanel() const { return guards_; }
   InspectorPanel* inspector() const { return inspector_; }
   FindPanel* findPanel() const { return find_; }
+  MinifyPanel* minifyPanel() const { return minify_; }  // MainWindowMinify.cpp
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -73,6 +75,11 @@ class MainWindow : public QMainWindow {
   void follow(bool toUser);
   void addRecent(const QString& path);
   void fillRecentMenu();
+  void buildMinifyPanel();
+  void buildMinifyMenu();
+  void minifyViewChanged();
+  GraphTab* minifiedTab(const QString& graph) const;
+  void showShrink(const QString& graph);
 
   std::shared_ptr<const DumpView> view_;
   std::shared_ptr<LayoutCache> cache_;
@@ -80,6 +87,7 @@ class MainWindow : public QMainWindow {
   InspectorPanel* inspector_ = nullptr;
   GuardsPanel* guards_ = nullptr;
   FindPanel* find_ = nullptr;
+  MinifyPanel* minify_ = nullptr;
   QLabel* error_ = nullptr;
   QProgressBar* busy_ = nullptr;
   QPushButton* cancel_ = nullptr;

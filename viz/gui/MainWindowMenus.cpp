@@ -79,6 +79,7 @@ void MainWindow::buildMenus() {
       onSelectionChanged();
     }
   });
+  buildMinifyMenu();
 }
 
 void MainWindow::addRecent(const QString& path) {

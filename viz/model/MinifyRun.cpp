@@ -29,6 +29,8 @@ std::vector<std::string> minifyArguments(const MinifyChoices& c) {
   if (!c.graph.empty()) args.insert(args.end(), {"--graph", c.graph});
   if (!c.predicate.empty()) args.insert(args.end(), {"--predicate", c.predicate});
   if (!c.backend.empty()) args.insert(args.end(), {"--backend", c.backend});
+  if (c.keepUnknownOps) args.push_back("--keep-unknown-ops");
+  if (c.trustPaths) args.push_back("--trust-paths");
   return args;
 }
 
@@ -153,7 +155,7 @@ bool MinifyRun::hasResult() const {
 std::string MinifyRun::progressLine() const {
   std::string line = std::to_string(startNodes_) + " -> " + std::to_string(nodes_) + " nodes · " + std::to_string(queries_) +
                      " queries (" + std::to_string(cacheHits_) + " cached)";
-  if (!pass_.empty()) line += " · " + pass_;
+  if (!pass_.empty() && phase_ == MinifyPhase::Running) line += " · " + pass_;  // the pass at work
   return line + " · " + number(seconds_, "%.1f") + " s";
 }
 

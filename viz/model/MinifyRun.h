@@ -36,10 +36,12 @@ struct MinifyChoices {
   size_t jobs = 1;            // candidates tested at once (-j)
   double timeoutSeconds = 60; // per candidate (--timeout)
   std::string output;         // the result and every checkpoint; overwritten (--force)
+  bool keepUnknownOps = false, trustPaths = false;  // as the dump was opened
 };
 
 // `fathom`'s arguments (after the program) for the choices:
 //   minify INPUT -o OUTPUT --force --progress json -j N --timeout S [--graph G] [--predicate P] [--backend B]
+//          [--keep-unknown-ops] [--trust-paths]
 std::vector<std::string> minifyArguments(const MinifyChoices& choices);
 
 // The predicates the panel offers, from the minifier's one table (minifier/PredicateKind.h): each
