@@ -48,7 +48,7 @@ png_ok "$T/torch.png" 1600x1000
 ok tests/data/torch-fake-meta-lies.fathom.json --screenshot "$T/minify.png" --size 1400x900 --minify accuracy:kernels --minify-backend jit
 png_ok "$T/minify.png" 1400x900
 checks=$((checks + 1))
-grep -q "^minify: minimized: 13 -> 5 nodes in [0-9]* queries; result: .*torch-fake-meta-lies.min.fathom.json$" "$T/out" ||
+grep -q "^minify: minimized: 13 -> 5 nodes in [0-9]* queries ([0-9.]* s); result: .*torch-fake-meta-lies.min.fathom.json$" "$T/out" ||
   fail "--minify: the outcome line, got: $(cat "$T/out")"
 # In flight: the shot after 3 queries of a slow predicate, then Cancel keeps the best so far.
 printf '#!/bin/bash\nsleep 0.3\ngrep -q "aten.relu.default" "${@: -1}"\n' >"$T/slow-relu.sh"

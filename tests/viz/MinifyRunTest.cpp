@@ -46,7 +46,7 @@ MinifyEvent improveEvent(size_t queries, std::vector<std::string> inputs, std::v
 MinifyEvent endEvent(const char* result, size_t start, size_t end, size_t queries) {
   MinifyEvent e;
   e.kind = MinifyEventKind::End;
-  e.result = result, e.startNodes = start, e.nodes = end, e.queries = queries, e.output = "/tmp/out.fathom.json";
+  e.result = result, e.startNodes = start, e.nodes = end, e.queries = queries, e.output = "/tmp/out.fathom.json", e.seconds = 1.5;
   return e;
 }
 
@@ -101,7 +101,7 @@ TEST(VizMinifyRun, ProgressUpdatesTheState) {
   EXPECT_EQ(run.phase(), MinifyPhase::Minimized);
   EXPECT_TRUE(run.hasResult());
   EXPECT_EQ(run.improvements(), 1u);
-  EXPECT_EQ(run.outcome(), "minimized: 16 -> 5 nodes in 9 queries");
+  EXPECT_EQ(run.outcome(), "minimized: 16 -> 5 nodes in 9 queries (1.5 s)");  // the end event's seconds
   EXPECT_TRUE(run.message().empty());
 }
 

@@ -282,6 +282,7 @@ void MinifyPanel::showState() {
   const bool result = !resultPath().isEmpty();
   open_->setEnabled(result && !on);
   export_->setEnabled(result && !on && !exporting());
+  bar_->setTextVisible(run_.started().has_value());
   if (run_.started()) {
     bar_->setRange(0, static_cast<int>(run_.startNodes()));
     bar_->setValue(static_cast<int>(run_.nodes()));

@@ -164,7 +164,8 @@ std::string MinifyRun::outcome() const {
   switch (phase_) {
     case MinifyPhase::Idle: return "";
     case MinifyPhase::Running: return cancelRequested_ ? "cancelling: the minifier writes its best so far…" : "minifying: " + sizes;
-    case MinifyPhase::Minimized: return "minimized: " + sizes + " in " + std::to_string(queries_) + " queries";
+    case MinifyPhase::Minimized:
+      return "minimized: " + sizes + " in " + std::to_string(queries_) + " queries (" + number(seconds_, "%.1f") + " s)";
     case MinifyPhase::Cancelled:
       return hasResult() ? "cancelled: the best so far, " + sizes + ", is kept" : "cancelled before the minifier started";
     case MinifyPhase::NotFailing: return "the input does not fail as asked";

@@ -90,7 +90,8 @@ class MinifyRun {
 
   // One line for the panel: "986 -> 7 nodes · 35 queries (7 cached) · nodes to inputs · 14.2 s".
   std::string progressLine() const;
-  // The outcome in words: "minimized: 13 -> 5 nodes", "cancelled: the best so far has 31 nodes", ...
+  // The outcome in words: "minimized: 13 -> 5 nodes in 12 queries (0.2 s)", "cancelled: the best
+  // so far, 986 -> 94 nodes, is kept", ...
   std::string outcome() const;
 
  private:
