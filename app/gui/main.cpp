@@ -91,6 +91,7 @@ int screenshot(const GuiOptions& o, int width, int height) {
   window.resize(width, height);
   window.show();
   window.showLoaded(loaded);
+  window.minifyPanel()->setLoadOptions(load);
   if (!o.panel.empty() && !window.showPanel(QString::fromStdString(o.panel)))
     return fail("--panel: no panel named '" + o.panel + "' (guards, inspector, find, minify)");
   if (!o.graph.empty() && !window.selectGraph(QString::fromStdString(o.graph)))
@@ -125,14 +126,17 @@ int main(int argc, char** argv) {
   app.add_option("--expand", o.expand, "Expand this group (its label or module path, e.g. encoder.layer.0)");
   app.add_option("--panel", o.panel, "Bring this panel to the front: guards, inspector, find or minify");
   app.add_option("--explain", o.explain, "Explain these sizes in the guards panel: s0=4,s1=600 or input_ids=4x600");
-  app.add_option("--minify", o.minify,
+  CLI::Option* shot = app.get_option("--screenshot");
+  CLI::Option* minify = app.add_option("--minify", o.minify,
                  "Minify the dump in the minifier panel before the screenshot (fathom minify next to fathom-gui, in worker "
                  "processes): PREDICATE as `fathom minify --predicate` takes it, or 'repro' for the repro's own predicate and backend; "
-                 "the outcome and the result's path go to stdout");
-  app.add_option("--minify-backend", o.minifyBackend, "With --minify: the backend (default: eager; with 'repro' the repro's own)");
-  app.add_option("--minify-jobs", o.minifyJobs, "With --minify: candidates tested at once (-j, default 1)");
+                 "the outcome and the result's path go to stdout")
+      ->needs(shot);
+  app.add_option("--minify-backend", o.minifyBackend, "With --minify: the backend (default: eager; with 'repro' the repro's own)")->needs(minify);
+  app.add_option("--minify-jobs", o.minifyJobs, "With --minify: candidates tested at once (-j, default 1)")->needs(minify)->check(CLI::Range(1, 256));
   app.add_option("--minify-stop-after", o.minifyStopAfter,
-                 "With --minify: take the screenshot after N queries, with the run in flight, then cancel it (it keeps its best so far)");
+                 "With --minify: take the screenshot after N queries, with the run in flight, then cancel it (it keeps its best so far)")
+      ->needs(minify);
   app.add_option("--size", o.size, "Window size for --screenshot, WxH (default 1600x1000)");
   app.add_flag("--keep-unknown-ops", o.keepUnknownOps, "Load ops this build does not know as opaque nodes");
   app.add_flag("--trust-paths", o.trustPaths, "Read side files outside the dump's folder");
@@ -164,6 +168,7 @@ int main(int argc, char** argv) {
   fathom::viz::MainWindow window;
   window.resize(width, height);
   window.show();
+  window.minifyPanel()->setLoadOptions({o.keepUnknownOps, o.trustPaths});
   if (!o.dump.empty()) window.openFile(QString::fromStdString(o.dump), {o.keepUnknownOps, o.trustPaths});
   return QApplication::exec();
 }

@@ -60,6 +60,14 @@ grep -q "^minify: cancelled: the best so far, 16 -> [0-9]* nodes, is kept; resul
 exits 1 "fathom: --predicate must be" samples/mlp.fathom.json --screenshot "$T/minify-bad.png" --minify segfault
 exits 1 "does not raise an error under backend eager" samples/mlp.fathom.json --screenshot "$T/minify-bad.png" --minify exception
 usage_error "--panel: no panel named 'nope' (guards, inspector, find, minify)" samples/mlp.fathom.json --screenshot "$T/x.png" --panel nope
+usage_error "--minify requires --screenshot" samples/mlp.fathom.json --minify crash
+usage_error "--minify-jobs requires --minify" samples/mlp.fathom.json --screenshot "$T/x.png" --minify-jobs 2
+# A repro brings its own predicate and backend ("repro"): the minified repro is already minimal.
+"$CLI" minify tests/data/torch-fake-meta-lies.fathom.json --backend jit --predicate accuracy:kernels -o "$T/lies.min.fathom.json" >/dev/null 2>&1 ||
+  fail "fathom minify of the lying export failed"
+ok "$T/lies.min.fathom.json" --screenshot "$T/minify-repro.png" --minify repro
+checks=$((checks + 1))
+grep -q "^minify: minimized: 5 -> 5 nodes" "$T/out" || fail "--minify repro: got $(cat "$T/out")"
 
 for bad in samples/bad/cycle.json samples/bad/empty.json; do
   expected=$("$CLI" info "$bad" 2>&1 >/dev/null)
