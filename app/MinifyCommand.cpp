@@ -9,7 +9,8 @@
 // process, for predicates that cannot crash or hang). The best so far is written to OUT
 // (atomically, with its large values in OUT.bin) after every improvement; Ctrl-C stops with it
 // (exit 130) and --resume continues from it (the checkpoint format: minifier/Checkpoint.h). The input is never modified. On a terminal a live
-// line shows the progress.
+// line shows the progress; --progress json streams it as JSON lines instead (app/MinifyProgress.h),
+// which is how fathom-gui's minifier panel follows its `fathom minify` subprocess.
 // --passes / --skip-passes pick the minifier's passes by key (minifier/Passes.def), and
 // --list-passes prints them (no REPRO needed).
 // Exit 0: a minimized repro was written; 1: the input does not fail as P says (and what happened
@@ -27,6 +28,7 @@
 #include <memory>
 
 #include "app/CliCommon.h"
+#include "app/MinifyProgress.h"
 #include "minifier/Backends.h"
 #include "minifier/Checkpoint.h"
 #include "minifier/Minify.h"
@@ -47,6 +49,7 @@ struct MinifyCliOptions {
   std::string memoryLimit = "4G";
   bool inProcess = false, resume = false, allowNonFinite = false;
   bool force = false, json = false, trustRepro = false;
+  std::string progress;  // --progress: none, line, json; empty: the line on a terminal
   std::vector<std::string> passes, skipPasses;  // keys, as given
   bool listPasses = false;
 };
@@ -162,12 +165,6 @@ minify::MinifyOptions workerOptions(const MinifyCliOptions& o, double oracleTime
   return mo;
 }
 
-// The one rewriting progress line on a terminal.
-void printProgress(const minify::MinifyStats& s, size_t startNodes, double seconds, const char* pass) {
-  std::fprintf(stderr, "\rminify: %zu nodes (from %zu), %zu queries, %zu cached, %.1f s, %s   ", s.endNodes ? s.endNodes : s.startNodes,
-               startNodes, s.queries, s.cacheHits, seconds, pass);
-}
-
 // --resume: the run starts from the checkpoint at `out`, which must be one of this input's graph.
 int resumeFrom(const MinifyCliOptions& o, const std::string& out, const minify::CheckpointOrigin& origin, Start& start) {
   int rc = kExitOk;
@@ -232,11 +229,37 @@ int printSummary(const MinifyCliOptions& o, const Summary& s, const minify::Mini
   return st.stopped ? kExitInterrupted : kExitOk;
 }
 
+// --progress as asked, else the live line on a terminal (not with --json).
+ProgressMode progressMode(const MinifyCliOptions& o) {
+  if (!o.progress.empty()) return *parseProgressMode(o.progress);
+  return !o.json && ::isatty(STDERR_FILENO) ? ProgressMode::Line : ProgressMode::None;
+}
+
+// The minifier from `start`, its best so far written to the checkpoint after every improvement
+// and reported as it goes; Ctrl-C (SIGINT) stops it with the best so far. A checkpoint that
+// could not be written is said once, after the run, and in the progress stream at the time.
+Result<minify::MinifyResult> minifyWithCheckpoints(const Start& start, const minify::Oracle& oracle, minify::MinifyOptions mo,
+                                                   const minify::CheckpointWriter& checkpoints, MinifyReporter& reporter) {
+  std::string writeError;
+  mo.onImprove = [&](const minify::Candidate& c, const minify::MinifyStats& stats) {
+    auto saved = checkpoints.save(c);
+    if (!saved.ok()) writeError = saved.error().str();
+    reporter.improve(c, stats, saved.ok() ? checkpoints.path() : std::string(), saved.ok() ? std::string() : saved.error().str());
+  };
+  mo.onQuery = [&](const minify::MinifyStats& s, const char* pass) { reporter.query(s, pass); };
+  auto previous = std::signal(SIGINT, onInterrupt);
+  auto r = minify::minify(start.graph, start.inputs, oracle, mo);
+  std::signal(SIGINT, previous);
+  if (!writeError.empty()) printErrorLine("while minifying, a checkpoint could not be written: " + writeError);
+  return r;
+}
 
 int runMinify(MinifyCliOptions o) {
   int rc = kExitOk;
   if (o.listPasses) return listPasses(o.json);
   if (o.dump.empty()) return usageError("minify: REPRO is required (see 'fathom minify --help')");
+  if (!o.progress.empty() && !parseProgressMode(o.progress))
+    return usageError("--progress must be none, line or json, not '" + o.progress + "'");
   auto passes = selectedPasses(o, &rc);
   if (!passes) return rc;
   auto dump = loadDumpOrReport(o.dump, &rc, o.load);
@@ -284,32 +307,27 @@ int runMinify(MinifyCliOptions o) {
   minify::CheckpointWriter checkpoints(*dump, ReproSpec{g.name, oracle->predicate, backend->name, {}},
                                        {origin.input, origin.inputHash, start.originalNodes}, out);
   checkpoints.setScratchFolder(work.string());  // its spilled values go into OUT.bin, whatever OUT's folder
-
-  const bool live = !o.json && ::isatty(STDERR_FILENO);
-  const auto began = std::chrono::steady_clock::now();
-  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(); };
+  MinifyReporter reporter(progressMode(o), start.originalNodes, start.graph.size());
+  MinifyEvent started;
+  started.file = o.dump, started.graph = g.name, started.predicate = oracle->predicate, started.backend = backend->name;
+  started.output = out, started.passes = *passes, started.jobs = o.jobs, started.isolated = !o.inProcess, started.resumed = start.resumed;
+  reporter.start(std::move(started));
   minify::MinifyOptions mo = workerOptions(o, oracle->timeoutSeconds, memory, spillFile, *passes);
   mo.shapeEnv = dump->shapeEnv;
-  std::string writeError;
-  mo.onImprove = [&](const minify::Candidate& c, const minify::MinifyStats&) {
-    if (auto s = checkpoints.save(c); !s.ok()) writeError = s.error().str();
-  };
-  mo.onQuery = [&](const minify::MinifyStats& s, const char* pass) {
-    if (live) printProgress(s, start.originalNodes, seconds(), pass);
-  };
-  auto previous = std::signal(SIGINT, onInterrupt);
-  auto r = minify::minify(start.graph, start.inputs, oracle->oracle, mo);
-  std::signal(SIGINT, previous);
-  if (live) std::fprintf(stderr, "\n");
-  if (!r.ok()) return reportError(r.error().within(o.dump));
+  auto r = minifyWithCheckpoints(start, oracle->oracle, std::move(mo), checkpoints, reporter);
+  if (!r.ok()) {
+    reporter.abandon();
+    return reportError(r.error().within(o.dump));
+  }
   if (!r->originalFails) {
+    reporter.end(*r, out);
     printErrorLine(o.dump + ": graph '" + g.name + "' does not fail as --predicate " + o.predicate + " asks under backend " + backend->name +
                    "; instead: " + r->originalWhat);
     return kExitProblem;
   }
   if (auto s = checkpoints.save(r->best); !s.ok()) return reportError(s.error());
-  if (!writeError.empty()) printErrorLine("while minifying, a checkpoint could not be written: " + writeError);
-  return printSummary(o, Summary{g.name, oracle->predicate, backend->name, out, start.originalNodes, start.resumed, seconds()}, r->stats);
+  reporter.end(*r, out);
+  return printSummary(o, Summary{g.name, oracle->predicate, backend->name, out, start.originalNodes, start.resumed, reporter.seconds()}, r->stats);
 }
 
 }  // namespace
@@ -340,6 +358,14 @@ Command addMinifyCommand(CLI::App& parent) {
   app->add_option("--passes", o->passes, "Run only these passes, comma-separated keys (see --list-passes); they run in table order")
       ->delimiter(',');
   app->add_option("--skip-passes", o->skipPasses, "Run every pass but these, comma-separated keys (see --list-passes)")->delimiter(',');
+  app->add_option("--progress", o->progress,
+                  "How to report while running: line (the rewriting line; the default on a terminal, not with --json), none, or json: "
+                  "one JSON object per line on stderr - {event: start, file, graph, predicate, backend, output, start_nodes, nodes, "
+                  "passes, jobs, isolated, resumed}, {event: query, queries, cache_hits, pass, nodes, seconds} after every query, "
+                  "{event: improve, nodes, queries, seconds, checkpoint (just written; null and checkpoint_error when it could not be), "
+                  "inputs, calls (the best's node names, the input's names)}, {event: end, result: minimized|interrupted|not-failing, "
+                  "start_nodes, end_nodes, queries, cache_hits, verifications, flaky, invalid, passes, seconds, output, what}; an "
+                  "error that stops the run is the one 'fathom: ...' line instead of an end");
   app->add_flag("--list-passes", o->listPasses, "List the passes (key and description, in the order they run) and exit");
   app->add_flag("--json", o->json,
                 "Print JSON: {file, graph, predicate, backend, output, start_nodes, end_nodes, queries, cache_hits, verifications "

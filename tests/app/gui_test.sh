@@ -3,6 +3,10 @@
 # 2-layer BERT (joint graph, saved values, guards), a PyTorch export, each with a panel or a
 # selection; a diff of a recompile side by side and overlaid; the PNGs are written and not blank. Bad input: a bad dump exits 2 with the CLI's one
 # line; a bad --graph / --select / --size exits 2 naming it.
+# selection; the PNGs are written and not blank; --minify runs the minifier panel to the end (or
+# stops it in flight with --minify-stop-after) before the shot. Bad input: a bad dump exits 2
+# with the CLI's one line; a bad --graph / --select / --size exits 2 naming it; a minification
+# without a result exits 1 with the CLI's line.
 #   usage: gui_test.sh PATH/TO/fathom-gui SOURCE_ROOT PATH/TO/fathom
 set -u
 CLI=$3
@@ -52,6 +56,30 @@ ok "$T/rc-a.fathom.json" --diff "$T/rc-b.fathom.json" --diff-mode overlay --scre
 png_ok "$T/diff-overlay.png" 1400x900
 usage_error "cannot open" samples/mlp.fathom.json --diff "$T/nope.fathom.json" --screenshot "$T/x.png"
 usage_error "--diff-mode takes side or overlay" samples/mlp.fathom.json --diff samples/mlp.fathom.json --diff-mode both --screenshot "$T/x.png"
+# --minify: the minifier panel runs `fathom minify` (the one beside fathom-gui) before the shot.
+ok tests/data/torch-fake-meta-lies.fathom.json --screenshot "$T/minify.png" --size 1400x900 --minify accuracy:kernels --minify-backend jit
+png_ok "$T/minify.png" 1400x900
+checks=$((checks + 1))
+grep -q "^minify: minimized: 13 -> 5 nodes in [0-9]* queries ([0-9.]* s); result: .*torch-fake-meta-lies.min.fathom.json$" "$T/out" ||
+  fail "--minify: the outcome line, got: $(cat "$T/out")"
+# In flight: the shot after 3 queries of a slow predicate, then Cancel keeps the best so far.
+printf '#!/bin/bash\nsleep 0.3\ngrep -q "aten.relu.default" "${@: -1}"\n' >"$T/slow-relu.sh"
+chmod +x "$T/slow-relu.sh"
+ok samples/mlp.fathom.json --screenshot "$T/minify-flight.png" --size 1400x900 --minify "script:$T/slow-relu.sh" --minify-stop-after 3
+png_ok "$T/minify-flight.png" 1400x900
+checks=$((checks + 1))
+grep -q "^minify: cancelled: the best so far, 16 -> [0-9]* nodes, is kept; result: " "$T/out" || fail "--minify-stop-after: got $(cat "$T/out")"
+exits 1 "fathom: --predicate must be" samples/mlp.fathom.json --screenshot "$T/minify-bad.png" --minify segfault
+exits 1 "does not raise an error under backend eager" samples/mlp.fathom.json --screenshot "$T/minify-bad.png" --minify exception
+usage_error "--panel: no panel named 'nope' (guards, inspector, find, diff or minify)" samples/mlp.fathom.json --screenshot "$T/x.png" --panel nope
+usage_error "--minify requires --screenshot" samples/mlp.fathom.json --minify crash
+usage_error "--minify-jobs requires --minify" samples/mlp.fathom.json --screenshot "$T/x.png" --minify-jobs 2
+# A repro brings its own predicate and backend ("repro"): the minified repro is already minimal.
+"$CLI" minify tests/data/torch-fake-meta-lies.fathom.json --backend jit --predicate accuracy:kernels -o "$T/lies.min.fathom.json" >/dev/null 2>&1 ||
+  fail "fathom minify of the lying export failed"
+ok "$T/lies.min.fathom.json" --screenshot "$T/minify-repro.png" --minify repro
+checks=$((checks + 1))
+grep -q "^minify: minimized: 5 -> 5 nodes" "$T/out" || fail "--minify repro: got $(cat "$T/out")"
 
 for bad in samples/bad/cycle.json samples/bad/empty.json; do
   expected=$("$CLI" info "$bad" 2>&1 >/dev/null)

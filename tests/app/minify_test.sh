@@ -5,7 +5,8 @@
 # result is a repro that `fathom minify` takes back with its own predicate; -j 2 finds what -j 1
 # finds; Ctrl-C stops with the best so far (exit 130) and --resume continues after a kill; the
 # input is never modified; a repro's own script:CMD runs only when named (--predicate) or trusted
-# (--trust-repro); exit 1 when the input does not fail, 2 for bad usage.
+# (--trust-repro); exit 1 when the input does not fail, 2 for bad usage; --progress json streams
+# one event per line whose counts agree with the summary and whose checkpoint loads.
 #   usage: minify_test.sh FATHOM_BINARY SOURCE_ROOT
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" minify_test "$@"
@@ -139,6 +140,51 @@ ok minify $MLP --predicate "script:$T/slow-relu.sh" -o "$T/kill.fathom.json" --r
   expect_jq '.resumed and .end_nodes == 3' "$T/out" "--resume after a kill"
 usage_error "not a checkpoint" minify samples/bert.fathom.json --predicate exception -o "$T/kill.fathom.json" --resume
 usage_error "no checkpoint" minify $MLP --predicate exception -o "$T/nothing.fathom.json" --resume
+
+# --- --progress json: one event per line on stderr (what fathom-gui's minifier panel reads) ---------
+checks=$((checks + 1))
+"$FATHOM" minify $MLP --backend faulty-miscompile --predicate accuracy -o "$T/prog.fathom.json" --progress json --json >"$T/out" 2>"$T/progress.jsonl"
+rc=$?
+[ "$rc" -eq 0 ] || fail "--progress json: exit $rc ($(grep -v '^{' "$T/progress.jsonl" | head -n 1))"
+expect_jq 'all(.[]; type == "object" and (.event | IN("start", "query", "improve", "end")))' <(jq -s . "$T/progress.jsonl") \
+  "--progress json: every stderr line is an event"
+jq -s . "$T/progress.jsonl" >"$T/progress.json"
+expect_jq '.[0].event == "start" and .[-1].event == "end" and ([.[] | select(.event == "start" or .event == "end")] | length) == 2' \
+  "$T/progress.json" "--progress json: one start first, one end last"
+expect_jq '.[0] | .file == "samples/mlp.fathom.json" and .graph == "forward" and .predicate == "accuracy:0.001" and .backend == "faulty-miscompile"
+           and .start_nodes == 16 and .nodes == 16 and .passes[0] == "truncate-suffix" and .jobs == 1 and .isolated and (.resumed | not)
+           and (.output | endswith("prog.fathom.json"))' "$T/progress.json" "--progress json: the start event's keys"
+expect_jq '[.[] | select(.event == "query")] | length > 0 and all(.[]; has("queries") and has("cache_hits") and (.pass | length > 0) and has("nodes") and has("seconds"))
+           and ([.[].queries] == ([.[].queries] | sort)) and ([.[].cache_hits] == ([.[].cache_hits] | sort))' \
+  "$T/progress.json" "--progress json: query events count up"
+expect_jq '[.[] | select(.event == "improve")] | length > 0 and ([.[].nodes] == ([.[].nodes] | sort | reverse))
+           and all(.[]; .nodes == (.inputs | length) + (.calls | length) + 1 and (.checkpoint | endswith("prog.fathom.json")))' \
+  "$T/progress.json" "--progress json: improvements shrink; inputs + calls + the output node are the nodes"
+expect_jq '(.[-1]) as $e | ([.[] | select(.event == "query")] | last | .queries) == $e.queries and ([.[] | select(.event == "improve")] | last | .nodes) == $e.end_nodes
+           and $e.result == "minimized" and $e.start_nodes == 16 and $e.end_nodes < 16 and (.[-2].nodes == $e.end_nodes)' \
+  "$T/progress.json" "--progress json: the end agrees with the last query and improvement"
+checks=$((checks + 1))
+[ "$(jq -c '[.end_nodes, .queries, .cache_hits, .passes]' "$T/out")" = "$(jq -c '.[-1] | [.end_nodes, .queries, .cache_hits, .passes]' "$T/progress.json")" ] ||
+  fail "--progress json: the end event and the --json summary differ"
+# The checkpoint an improvement names loads, and holds the nodes the improvement names.
+checkpoint=$(jq -r '[.[] | select(.event == "improve")] | last | .checkpoint' "$T/progress.json")
+ok info "$checkpoint" --json &&
+  expect_jq ".graphs.forward.nodes == $(jq '.[-1].end_nodes' "$T/progress.json")" "$T/out" "--progress json: the checkpoint loads with the improvement's size"
+checks=$((checks + 1))
+[ "$(jq -c '[.graphs.forward.nodes[] | select(.kind != "output") | .name] | sort' "$checkpoint")" = \
+  "$(jq -c '[.[] | select(.event == "improve")] | last | .inputs + .calls | sort' "$T/progress.json")" ] ||
+  fail "--progress json: the improvement's names are not the checkpoint's nodes"
+# SIGINT (the panel's Cancel) ends the stream with "interrupted" and the best so far on disk.
+checks=$((checks + 1))
+"$FATHOM" minify $MLP --predicate "script:$T/slow-relu.sh" -o "$T/prog-int.fathom.json" --progress json >/dev/null 2>"$T/progress.jsonl" &
+pid=$!
+for _ in $(seq 100); do grep -q '"event":"improve"' "$T/progress.jsonl" && break; sleep 0.1; done
+kill -INT $pid; wait $pid; rc=$?
+[ "$rc" -eq 130 ] || fail "--progress json, SIGINT: exit $rc"
+expect_jq '.[-1] | .event == "end" and .result == "interrupted" and .end_nodes < .start_nodes and (.output | endswith("prog-int.fathom.json"))' \
+  <(jq -s . "$T/progress.jsonl") "--progress json, SIGINT: the end says interrupted, with the best so far"
+ok info "$T/prog-int.fathom.json"
+usage_error "--progress must be none, line or json, not 'yes'" minify $MLP --predicate crash --progress yes
 
 # --- a PyTorch export whose inputs are in a side file: candidates and the result (elsewhere) find it --
 cat >"$T/has-ln.sh" <<PRED

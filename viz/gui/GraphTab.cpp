@@ -98,6 +98,12 @@ void GraphTab::select(const std::vector<int32_t>& nodes, bool center) {
   Q_EMIT selectionChanged();
 }
 
+void GraphTab::reveal(const std::vector<int32_t>& nodes) {
+  for (int32_t n : nodes) state_->reveal(n);
+  refresh(true);
+  schedule();
+}
+
 bool GraphTab::expandGroup(const QString& label) {
   const std::string wanted = label.toStdString();
   for (size_t g = 0; g < tree().groups().size(); ++g) {

@@ -45,6 +45,8 @@ class GraphTab : public QWidget {
 
   // Selects `nodes` (revealing them: their groups expand) and, when center, moves the view there.
   void select(const std::vector<int32_t>& nodes, bool center);
+  // Expands every group holding one of `nodes`, so each gets a box of its own (no selection).
+  void reveal(const std::vector<int32_t>& nodes);
   // Expands the group whose label or title is `label`; false when there is none.
   bool expandGroup(const QString& label);
   void setHighlight(const std::vector<int32_t>& nodes, Highlight kind);

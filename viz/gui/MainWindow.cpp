@@ -116,6 +116,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), cache_(std::make_
   });
   statusBar()->addPermanentWidget(busy_);
   statusBar()->addPermanentWidget(cancel_);
+  buildMinifyPanel();
   buildMenus();
 }
 
@@ -194,6 +195,7 @@ void MainWindow::setView(std::shared_ptr<const DumpView> view) {
   inspector_->setSourceRoots({QFileInfo(view_->path).absolutePath(), QDir::currentPath()});
   setWindowTitle(QStringLiteral("%1 — fathom-gui").arg(QFileInfo(view_->path).fileName()));
   addRecent(view_->path);
+  minifyViewChanged();
 }
 
 GraphTab* MainWindow::currentTab() const { return static_cast<GraphTab*>(tabs_->currentWidget()); }

@@ -1,9 +1,9 @@
 // The fathom-gui main window: one tab per graph of the open dump (forward, backward, joint, ...),
-// the inspector, guards and find panels as docks, and the File / View / Go menus. Opening a file
-// loads it, builds its view models and groups on a worker thread with a busy bar (Esc or Cancel
-// abandons it); a bad file shows the CLI's one-line error in the window. Every action has a
-// keyboard shortcut, and the public slots below are what the headless --screenshot mode and the
-// tests drive.
+// the inspector, guards, find and minifier panels as docks, and the File / View / Go / Minify
+// menus. Opening a file loads it, builds its view models and groups on a worker thread with a
+// busy bar (Esc or Cancel abandons it); a bad file shows the CLI's one-line error in the window.
+// Every action has a keyboard shortcut, and the public slots below are what the headless
+// --screenshot mode and the tests drive.
 #pragma once
 
 #include <QMainWindow>
@@ -26,6 +26,7 @@ class GraphTab;
 class GuardsPanel;
 class InspectorPanel;
 class LayoutCache;
+class MinifyPanel;
 class Navigator;
 struct DiffBuild;
 struct DiffRequest;
@@ -45,7 +46,7 @@ class MainWindow : public QMainWindow {
   bool selectGraph(const QString& name);
   bool selectNode(const QString& name);       // in the current graph; "%x" or "x"
   bool expandGroup(const QString& label);     // in the current graph
-  bool showPanel(const QString& name);        // guards, inspector, find
+  bool showPanel(const QString& name);        // guards, inspector, find, minify
   void explainSizes(const QString& sizes);
   bool exportView(const QString& path, bool wholeGraph);  // .svg or .png
   bool exportDot(const QString& path);
@@ -58,6 +59,7 @@ class MainWindow : public QMainWindow {
   GuardsPanel* guardsPanel() const { return guards_; }
   InspectorPanel* inspector() const { return inspector_; }
   FindPanel* findPanel() const { return find_; }
+  MinifyPanel* minifyPanel() const { return minify_; }  // MainWindowMinify.cpp
 
   // Compare (MainWindowDiff.cpp): the current graph against a graph of another dump, built in
   // the background, shown side by side or overlaid in place of the tabs; the "diff" dock lists
@@ -92,6 +94,11 @@ class MainWindow : public QMainWindow {
   void startDiff(DiffRequest request);
   void showDiff(DiffBuild build);
   bool diffIdle() const;
+  void buildMinifyPanel();
+  void buildMinifyMenu();
+  void minifyViewChanged();
+  GraphTab* minifiedTab(const QString& graph) const;
+  void showShrink(const QString& graph);
 
   std::shared_ptr<const DumpView> view_;
   std::shared_ptr<LayoutCache> cache_;
@@ -99,6 +106,7 @@ class MainWindow : public QMainWindow {
   InspectorPanel* inspector_ = nullptr;
   GuardsPanel* guards_ = nullptr;
   FindPanel* find_ = nullptr;
+  MinifyPanel* minify_ = nullptr;
   QLabel* error_ = nullptr;
   QProgressBar* busy_ = nullptr;
   QPushButton* cancel_ = nullptr;

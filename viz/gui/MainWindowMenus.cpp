@@ -80,6 +80,7 @@ void MainWindow::buildMenus() {
     }
   });
   buildCompareMenu();
+  buildMinifyMenu();
 }
 
 void MainWindow::addRecent(const QString& path) {
