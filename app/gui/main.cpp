@@ -14,12 +14,15 @@
 #include <regex>
 
 #include "viz/gui/DumpLoader.h"
+#include "viz/gui/InterpPanel.h"
 #include "viz/gui/MainWindow.h"
 
 namespace {
 
 struct GuiOptions {
   std::string dump, screenshot, graph, select, expand, panel, size = "1600x1000", explain;
+  std::string runTo, breakAt, checkReport;  // the interpreter panel
+  int step = 0;
   bool keepUnknownOps = false, trustPaths = false;
 };
 
@@ -39,6 +42,33 @@ bool parseSize(const std::string& text, int* w, int* h) {
   return *w >= 200 && *h >= 150 && *w <= 8000 && *h <= 8000;
 }
 
+// Runs Qt's loop until the window has nothing left to do, at most 60 s.
+bool settle(const fathom::viz::MainWindow& window) {
+  QElapsedTimer timer;
+  timer.start();
+  do {
+    QApplication::processEvents(QEventLoop::AllEvents, 50);
+  } while ((!window.idle() || timer.elapsed() < 100) && timer.elapsed() < 60000);
+  return window.idle();
+}
+
+// The interpreter flags, in order: a breakpoint, a check report, N steps, run to a node (each
+// operation finished before the next starts). An empty string when all went, else the error.
+std::string driveInterpreter(const GuiOptions& o, fathom::viz::MainWindow& window) {
+  fathom::viz::InterpPanel& panel = *window.interpPanel();
+  const QString graph = window.currentGraphName();
+  auto done = [&](bool started, const std::string& flag) -> std::string {
+    if (started && settle(window) && panel.errorText().isEmpty()) return {};
+    return flag + ": " + (panel.errorText().isEmpty() ? std::string("did not finish within 60 s") : panel.errorText().toStdString());
+  };
+  std::string error;
+  if (!o.breakAt.empty()) error = done(panel.addBreakpoint(graph, QString::fromStdString(o.breakAt)), "--break");
+  if (error.empty() && !o.checkReport.empty()) error = done(panel.openReport(QString::fromStdString(o.checkReport)), "--check-report");
+  if (error.empty() && o.step > 0) error = done(panel.step(o.step), "--step");
+  if (error.empty() && !o.runTo.empty()) error = done(panel.runTo(graph, QString::fromStdString(o.runTo)), "--run-to");
+  return error;
+}
+
 // Headless: load, show the asked view, wait for background work, grab, write.
 int screenshot(const GuiOptions& o, int width, int height) {
   fathom::viz::LoadOptions load{o.keepUnknownOps, o.trustPaths};
@@ -49,20 +79,17 @@ int screenshot(const GuiOptions& o, int width, int height) {
   window.show();
   window.showLoaded(loaded);
   if (!o.panel.empty() && !window.showPanel(QString::fromStdString(o.panel)))
-    return fail("--panel: no panel named '" + o.panel + "' (guards, inspector, find)");
+    return fail("--panel: no panel named '" + o.panel + "' (guards, inspector, find, interp)");
   if (!o.graph.empty() && !window.selectGraph(QString::fromStdString(o.graph)))
     return fail(o.dump + ": no graph named '" + o.graph + "' (the dump has: " + window.graphNames().join(", ").toStdString() + ")");
   if (!o.expand.empty() && !window.expandGroup(QString::fromStdString(o.expand)))
     return fail(o.dump + ": no group '" + o.expand + "' in graph '" + window.currentGraphName().toStdString() + "'");
+  if (!o.breakAt.empty() || !o.checkReport.empty() || o.step > 0 || !o.runTo.empty())
+    if (const std::string error = driveInterpreter(o, window); !error.empty()) return fail(o.dump + ": " + error);
   if (!o.select.empty() && !window.selectNode(QString::fromStdString(o.select)))
     return fail(o.dump + ": no node '" + o.select + "' in graph '" + window.currentGraphName().toStdString() + "'");
   if (!o.explain.empty()) window.explainSizes(QString::fromStdString(o.explain));
-  QElapsedTimer timer;
-  timer.start();
-  do {
-    QApplication::processEvents(QEventLoop::AllEvents, 50);
-  } while ((!window.idle() || timer.elapsed() < 100) && timer.elapsed() < 60000);
-  if (!window.idle()) return fail("the view did not settle within 60 s (layout or Z3 still running)", 3);
+  if (!settle(window)) return fail("the view did not settle within 60 s (layout or Z3 still running)", 3);
   const QImage image = window.grab().toImage();
   if (!image.save(QString::fromStdString(o.screenshot), "PNG")) return fail("cannot write " + o.screenshot);
   return 0;
@@ -78,8 +105,12 @@ int main(int argc, char** argv) {
   app.add_option("--graph", o.graph, "The graph tab to show (default: the joint graph when there is one, else the first)");
   app.add_option("--select", o.select, "Select this node (its name, with or without %) and center on it");
   app.add_option("--expand", o.expand, "Expand this group (its label or module path, e.g. encoder.layer.0)");
-  app.add_option("--panel", o.panel, "Bring this panel to the front: guards, inspector or find");
+  app.add_option("--panel", o.panel, "Bring this panel to the front: guards, inspector, find or interp");
   app.add_option("--explain", o.explain, "Explain these sizes in the guards panel: s0=4,s1=600 or input_ids=4x600");
+  app.add_option("--break", o.breakAt, "Interpreter: break before this node (%x or x) or every node of this op, in the graph shown");
+  app.add_option("--check-report", o.checkReport, "Interpreter: lay this `fathom check --json` report over the dump");
+  app.add_option("--step", o.step, "Interpreter: run N nodes before the screenshot")->check(CLI::Range(1, 100000000));
+  app.add_option("--run-to", o.runTo, "Interpreter: run until this node of the graph shown has run (after --step)");
   app.add_option("--size", o.size, "Window size for --screenshot, WxH (default 1600x1000)");
   app.add_flag("--keep-unknown-ops", o.keepUnknownOps, "Load ops this build does not know as opaque nodes");
   app.add_flag("--trust-paths", o.trustPaths, "Read side files outside the dump's folder");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fathom-gui --screenshot, headless (QT_QPA_PLATFORM=offscreen): a sample, an AOT trace of the
 # 2-layer BERT (joint graph, saved values, guards), a PyTorch export, each with a panel or a
-# selection; the PNGs are written and not blank. Bad input: a bad dump exits 2 with the CLI's one
+# selection; the interpreter panel (run to a node, steps of a training step, a check report); the
+# PNGs are written and not blank. Bad input: a bad dump exits 2 with the CLI's one
 # line; a bad --graph / --select / --size exits 2 naming it.
 #   usage: gui_test.sh PATH/TO/fathom-gui SOURCE_ROOT PATH/TO/fathom
 set -u
@@ -41,6 +42,20 @@ png_ok "$T/bert-explain.png" 1400x900
 
 ok tests/data/torch-mlp-aot.fathom.json --screenshot "$T/torch.png" --graph backward
 png_ok "$T/torch.png" 1600x1000
+
+# The interpreter panel: stepped to the origin of the lying export, a training step, a check report.
+L=tests/data/torch-fake-meta-lies.fathom.json
+ok "$L" --screenshot "$T/interp.png" --panel interp --run-to getitem --size 1400x900
+png_ok "$T/interp.png" 1400x900
+ok "$T/bert-aot.fathom.json" --screenshot "$T/interp-aot.png" --panel interp --break aten.addmm.default --step 40 --size 1400x900
+png_ok "$T/interp-aot.png" 1400x900
+"$CLI" check "$L" --json >"$T/report.json" 2>/dev/null
+ok "$L" --screenshot "$T/report.png" --check-report "$T/report.json"
+png_ok "$T/report.png" 1600x1000
+usage_error "--run-to: No node 'nope'" "$L" --screenshot "$T/x.png" --run-to nope
+usage_error "--run-to: %t already ran" "$L" --screenshot "$T/x.png" --step 6 --run-to t
+usage_error "--check-report: " "$L" --screenshot "$T/x.png" --check-report "$T/missing.json"
+usage_error "--break: no node or op 'nope'" "$L" --screenshot "$T/x.png" --break nope
 
 for bad in samples/bad/cycle.json samples/bad/empty.json; do
   expected=$("$CLI" info "$bad" 2>&1 >/dev/null)

@@ -23,6 +23,7 @@ class FindPanel;
 class GraphTab;
 class GuardsPanel;
 class InspectorPanel;
+class InterpPanel;
 class LayoutCache;
 class Navigator;
 struct DumpView;
@@ -54,6 +55,7 @@ class MainWindow : public QMainWindow {
   GuardsPanel* guardsPanel() const { return guards_; }
   InspectorPanel* inspector() const { return inspector_; }
   FindPanel* findPanel() const { return find_; }
+  InterpPanel* interpPanel() const { return interp_; }
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -73,6 +75,13 @@ class MainWindow : public QMainWindow {
   void follow(bool toUser);
   void addRecent(const QString& path);
   void fillRecentMenu();
+  // The interpreter panel's wiring (MainWindowInterp.cpp).
+  void buildInterp();
+  void buildDebugMenu();
+  void interpSetView();
+  void interpSelectionChanged();
+  void showInterp(const QStringList& changed, const QString& followGraph, int32_t followNode);
+  bool interpIdle() const;
 
   std::shared_ptr<const DumpView> view_;
   std::shared_ptr<LayoutCache> cache_;
@@ -80,6 +89,7 @@ class MainWindow : public QMainWindow {
   InspectorPanel* inspector_ = nullptr;
   GuardsPanel* guards_ = nullptr;
   FindPanel* find_ = nullptr;
+  InterpPanel* interp_ = nullptr;
   QLabel* error_ = nullptr;
   QProgressBar* busy_ = nullptr;
   QPushButton* cancel_ = nullptr;

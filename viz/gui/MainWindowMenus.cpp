@@ -79,6 +79,7 @@ void MainWindow::buildMenus() {
       onSelectionChanged();
     }
   });
+  buildDebugMenu();
 }
 
 void MainWindow::addRecent(const QString& path) {
