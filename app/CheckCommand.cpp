@@ -14,16 +14,14 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 
 #include "app/CliCommon.h"
+#include "engine/aot/CheckSizes.h"
 #include "engine/aot/CheckStep.h"
 #include "engine/aot/TrainingStep.h"
-#include "engine/graph/GraphGuards.h"
 #include "engine/graph/PartitionInfo.h"
 #include "engine/interp/ExampleInputs.h"
 #include "engine/jit/KernelCheck.h"
-#include "engine/symbolic/GuardSet.h"
 #include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom::cli {
@@ -64,53 +62,6 @@ void printKernelReports(const std::vector<KernelReport>& reports) {
       std::cout << "first divergence: kernel " << first->kernel << " (%" << first->nodes.front()
                 << (first->nodes.size() > 1 ? ", ..." : "") << ")\n";
   }
-}
-
-// "s0=8,s1=64" -> {s0: 8, s1: 64}.
-Result<std::map<std::string, int64_t>> parseSizes(const std::string& text) {
-  std::map<std::string, int64_t> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    const auto eq = item.find('=');
-    int64_t v = 0;
-    size_t used = 0;
-    try {
-      if (eq == std::string::npos) throw std::invalid_argument("no =");
-      v = std::stoll(item.substr(eq + 1), &used);
-    } catch (const std::exception&) {
-      return invalidInput("--sizes: '" + item + "' is not SYMBOL=SIZE (e.g. s0=8)");
-    }
-    if (used != item.size() - eq - 1 || v < 0) return invalidInput("--sizes: '" + item + "' is not SYMBOL=SIZE with a size >= 0");
-    out[item.substr(0, eq)] = v;
-  }
-  if (out.empty()) return invalidInput("--sizes: nothing given (e.g. --sizes s0=8,s1=64)");
-  return out;
-}
-
-// Refuses sizes the dump's guards reject, naming the first failing guard.
-Status checkGuards(const Dump& dump, const Graph& g, const std::vector<ExampleInput>& inputs) {
-  // Static sizes must be the recorded ones.
-  const auto placeholders = g.placeholders();
-  for (size_t i = 0; i < placeholders.size() && i < inputs.size(); ++i) {
-    const auto* m = g.node(placeholders[i]).val.tryAs<TensorMeta>();
-    if (!m || m->dim() != inputs[i].meta.dim()) continue;
-    for (size_t d = 0; d < m->sizes.size(); ++d)
-      if (!m->sizes[d].isSymbolic() && m->sizes[d].hint() != inputs[i].meta.sizes[d].hint())
-        return invalidInput("input '" + inputs[i].name + "' has sizes " + inputs[i].meta.str() + " but %" +
-                            g.node(placeholders[i]).name + " was recorded as " + m->str());
-  }
-  if (!dump.shapeEnv) return {};
-  auto guards = guardSetOf(g, *dump.shapeEnv);
-  if (!guards.ok()) return {};  // placeholders without meta: nothing to guard
-  const auto sizes = inputSizes(inputs);
-  const auto failures = guards->failures(sizes);
-  if (failures.empty()) return {};
-  const auto& f = failures.front();
-  std::string where = f.where.node.empty() ? "" : " (from %" + f.where.node + " = " + f.where.op +
-                                                     (f.where.source.empty() ? "" : " at " + f.where.source) + ")";
-  return invalidInput("these sizes do not satisfy the dump's guards: " + f.expr + " fails with " + f.actual + where +
-                      (failures.size() > 1 ? "; " + std::to_string(failures.size() - 1) + " more fail" : ""));
 }
 
 int report(const std::vector<aot::GraphCheck>& checks, const std::vector<KernelReport>& kernels, const CheckCliOptions& o) {
@@ -154,19 +105,8 @@ int report(const std::vector<aot::GraphCheck>& checks, const std::vector<KernelR
 Result<std::optional<std::map<std::string, int64_t>>> sizeBinding(const Dump& dump, const CheckCliOptions& o) {
   if (o.sizes.empty()) return std::optional<std::map<std::string, int64_t>>{};
   if (!dump.shapeEnv) return invalidInput("--sizes needs a symbolic dump (this one has no shape_env)", o.dump);
-  auto b = parseSizes(o.sizes);
-  FATHOM_TRY(b);
-  // A symbol the trace replaced (specialized to a constant, or unified with another) no longer
-  // stands for a free size: binding it would be silently ignored.
-  for (const auto& [symbol, value] : *b) {
-    const auto index = dump.shapeEnv->symbolIndex(symbol);
-    if (!index) continue;  // reported later, with the other unknown names
-    if (auto it = dump.shapeEnv->replacements().find(*index); it != dump.shapeEnv->replacements().end())
-      return invalidInput("--sizes: " + symbol + " was replaced by " + it->second.str() +
-                          " when traced (shape_env replacements), so it cannot take another size");
-  }
-  const auto& symbols = dump.shapeEnv->symbols();
-  for (size_t i = 0; i < symbols.size(); ++i) b->emplace(sym::symbolName(static_cast<int32_t>(i)), symbols[i].hint);
+  auto b = aot::symbolSizes(*dump.shapeEnv, o.sizes, "--sizes");
+  if (!b.ok()) return b.error().within(o.dump);
   return std::optional<std::map<std::string, int64_t>>(std::move(*b));
 }
 
@@ -205,13 +145,11 @@ int runCheck(const CheckCliOptions& o) {
     auto specs = graphInputs(*dump, name, useFile ? o.inputsFile : std::string(), o.dump, o.load);
     FATHOM_TRY(specs);
     if (binding) {
-      for (const auto& [symbol, v] : *binding)
-        if (!dump->shapeEnv->symbolIndex(symbol)) return invalidInput("--sizes: the dump has no symbol " + symbol, o.dump);
       auto r = resizeInputs(*dump->graph(name), std::move(*specs), *binding);
       if (!r.ok()) return r.error().within("--sizes");
       specs = std::move(*r);
     }
-    if (auto guarded = checkGuards(*dump, *dump->graph(name), *specs); !guarded.ok()) return guarded.error().within(o.dump);
+    if (auto guarded = aot::checkSizeGuards(*dump, *dump->graph(name), *specs); !guarded.ok()) return guarded.error().within(o.dump);
     auto values = materializeInputs(*specs);
     if (!values.ok()) return values.error().within(o.dump + ": graph '" + name + "'");
     return values;

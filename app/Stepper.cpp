@@ -1,7 +1,6 @@
 #include "app/Stepper.h"
 
 #include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -9,6 +8,7 @@
 
 #include "app/CliCommon.h"
 #include "engine/graph/GraphPrinter.h"
+#include "engine/interp/FakeRealTable.h"
 #include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom::cli {
@@ -31,25 +31,6 @@ std::optional<int64_t> parsePositive(const std::string& text) {
   return value;
 }
 
-// min, max, mean over the finite elements, and how many are NaN or infinite.
-std::string valueSummary(const Tensor& t) {
-  const int64_t n = t.numel();
-  if (n == 0) return "empty";
-  double lo = INFINITY, hi = -INFINITY, sum = 0;
-  long long nan = 0, inf = 0, finite = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const double x = t.atLinear(i);
-    if (std::isnan(x)) ++nan;
-    else if (std::isinf(x)) ++inf;
-    else lo = std::min(lo, x), hi = std::max(hi, x), sum += x, ++finite;
-  }
-  char text[160];
-  if (finite == 0) std::snprintf(text, sizeof text, "no finite element  nan %lld  inf %lld", nan, inf);
-  else std::snprintf(text, sizeof text, "min %.6g  max %.6g  mean %.6g  nan %lld  inf %lld", lo, hi,
-                     sum / static_cast<double>(finite), nan, inf);
-  return text;
-}
-
 void printRow(const std::string& field, const std::string& recorded, const std::string& real, bool bad) {
   char line[64];
   std::snprintf(line, sizeof line, "  %-20s", field.c_str());
@@ -67,14 +48,6 @@ std::string Stepper::nodeLine(size_t index, bool aligned) const {
   if (node.kind == NodeKind::Call) return at + "%" + node.name + " = " + formatCall(graph(), node);
   if (node.kind == NodeKind::Placeholder) return at + "%" + node.name + " = placeholder";
   return at + formatNode(graph(), node);
-}
-
-std::string Stepper::offsetText(const SymInt& offset) const {
-  std::string text = interp().describe(SymIntList{offset});  // "[s0] = [4]" or "[4]"
-  std::string out;
-  for (char c : text)
-    if (c != '[' && c != ']') out += c;
-  return out;
 }
 
 bool Stepper::execute(const std::string& rawLine) {
@@ -241,43 +214,20 @@ void Stepper::print(const Args& args) {
   if (node.kind == NodeKind::Output) {
     for (size_t i = 0; i < interp().outputs().size(); ++i) {
       std::cout << "  output " << i << ":\n";
-      printTable(node, Value{}, interp().outputs()[i], "");
+      printTable(node, Value{}, interp().outputs()[i]);
     }
     return;
   }
   printRow("", "recorded", "real", false);
-  printTable(node, node.val, interp().value(*ref), "");
+  printTable(node, node.val, interp().value(*ref));
   if (node.val.isNone()) std::cout << "  not checked: no recorded meta\n";
   else std::cout << (interp().matched(*ref) ? "  matches its recorded meta\n" : "  MISMATCH (see the rows marked)\n");
 }
 
-// One row per field; a row is marked when the interpreter reported a mismatch for it.
-void Stepper::printTable(const Node& node, const Value& recorded, const Value& real, const std::string& label) const {
-  auto bad = [&](const std::string& field) {
-    for (const auto& m : interp().mismatches())
-      if (m.node == node.name && m.field == label + field) return true;
-    return false;
-  };
-  if (auto* list = real.tryAs<ValueList>()) {
-    auto* recList = recorded.tryAs<ValueList>();
-    for (size_t i = 0; i < list->size(); ++i)
-      printTable(node, recList && i < recList->size() ? (*recList)[i] : Value{}, (*list)[i], label + "[" + std::to_string(i) + "] ");
-    return;
-  }
-  auto* t = real.tryAs<Tensor>();
-  if (!t || !t->defined()) {
-    const std::string rec = recorded.isInt() ? offsetText(recorded.as<SymInt>()) : recorded.isNone() ? "-" : recorded.kindName();
-    printRow(label + "value", rec, formatValue(real), bad("value") || bad("kind"));
-    return;
-  }
-  const TensorMeta* m = recorded.tryAs<TensorMeta>();
-  printRow(label + "dtype", m ? std::string(dtypeName(m->dtype)) : "-", std::string(dtypeName(t->dtype())), bad("dtype"));
-  printRow(label + "sizes", m ? interp().describe(m->sizes) : "-", intListText(t->sizes()), bad("sizes"));
-  printRow(label + "strides", m ? interp().describe(m->strides) : "-", intListText(t->strides()), bad("strides"));
-  printRow(label + "storage offset", m ? offsetText(m->storageOffset) : "-", std::to_string(t->storageOffset()),
-           bad("storage_offset"));
-  if (bad("alias")) printRow(label + "alias", "(see the mismatch)", "", true);
-  printRow(label + "values", "", valueSummary(*t), bad("values"));
+// One row per field (engine/interp/FakeRealTable.h); a row is marked when the interpreter
+// reported a mismatch for it.
+void Stepper::printTable(const Node& node, const Value& recorded, const Value& real) const {
+  for (const FakeRealRow& r : fakeRealRows(interp(), node, recorded, real)) printRow(r.field, r.recordedText(), r.real, r.mismatch);
 }
 
 void Stepper::where() const {

@@ -46,10 +46,9 @@ class Stepper {
   bool step(bool echo);
   void printStep(const StepResult& step, bool echo) const;
   void printFinished() const;
-  void printTable(const Node& node, const Value& recorded, const Value& real, const std::string& label) const;
+  void printTable(const Node& node, const Value& recorded, const Value& real) const;
   // "[7] %addmm = aten.addmm.default(...)"; `aligned` pads the index to the widest one's width.
   std::string nodeLine(size_t index, bool aligned = false) const;
-  std::string offsetText(const SymInt& offset) const;
   const Graph& graph() const { return session_.graph(); }
   const DebugInterpreter& interp() const { return session_.interpreter(); }
 

@@ -41,6 +41,26 @@ StepInputs splitJointInputs(const Dump& dump, const ValueList& jointInputs) {
   return s;
 }
 
+ValueList jointInputs(const Dump& dump, const ValueList& primals, const ValueList& tangents) {
+  ValueList jointIn;
+  const std::vector<int64_t> byName =
+      forwardIndexByName(*dump.graph(dump.partition->forward), *dump.graph(dump.partition->joint));
+  if (byName.size() == primals.size() + tangents.size()) {
+    size_t next = 0;
+    for (int64_t at : byName) jointIn.push_back(at >= 0 ? primals[static_cast<size_t>(at)] : tangents.at(next++));
+  } else {
+    jointIn = primals;
+    jointIn.insert(jointIn.end(), tangents.begin(), tangents.end());
+  }
+  return jointIn;
+}
+
+Result<ValueList> savedValues(const PartitionInfo& info, const ValueList& forwardOutputs) {
+  const size_t savedFrom = info.mutatedInputs.size() + static_cast<size_t>(info.numForwardOutputs);
+  if (forwardOutputs.size() < savedFrom) return internalError("the forward graph returned fewer values than the partition says");
+  return ValueList(forwardOutputs.begin() + static_cast<std::ptrdiff_t>(savedFrom), forwardOutputs.end());
+}
+
 Result<std::vector<GraphCheck>> checkTrainingStep(const Dump& dump, const ValueList& primals, const ValueList& tangents,
                                                   const CheckOptions& options) {
   if (!dump.partition) return invalidInput("the dump has no partition");
@@ -55,24 +75,14 @@ Result<std::vector<GraphCheck>> checkTrainingStep(const Dump& dump, const ValueL
   auto f = checkGraph(*fwd, primals, o, &fwdOut);
   FATHOM_TRY(f);
   checks.push_back(std::move(*f));
-  const size_t savedFrom = info.mutatedInputs.size() + static_cast<size_t>(info.numForwardOutputs);
-  if (fwdOut.size() < savedFrom) return internalError("the forward graph returned fewer values than the partition says");
-  const ValueList saved(fwdOut.begin() + static_cast<std::ptrdiff_t>(savedFrom), fwdOut.end());
+  auto saved = savedValues(info, fwdOut);
+  FATHOM_TRY(saved);
   o.graphName = info.backward;
-  auto b = checkGraph(*bwd, backwardInputs(*bwd, info, saved, tangents), o);
+  auto b = checkGraph(*bwd, backwardInputs(*bwd, info, *saved, tangents), o);
   FATHOM_TRY(b);
   checks.push_back(std::move(*b));
-  ValueList jointIn;  // back in the joint's order (the inverse of splitJointInputs)
-  const std::vector<int64_t> byName = forwardIndexByName(*fwd, *joint);
-  if (byName.size() == primals.size() + tangents.size()) {
-    size_t next = 0;
-    for (int64_t at : byName) jointIn.push_back(at >= 0 ? primals[static_cast<size_t>(at)] : tangents.at(next++));
-  } else {
-    jointIn = primals;
-    jointIn.insert(jointIn.end(), tangents.begin(), tangents.end());
-  }
   o.graphName = info.joint;
-  auto j = checkGraph(*joint, std::move(jointIn), o);
+  auto j = checkGraph(*joint, jointInputs(dump, primals, tangents), o);
   FATHOM_TRY(j);
   checks.push_back(std::move(*j));
   return checks;

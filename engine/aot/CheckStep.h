@@ -30,6 +30,13 @@ struct StepInputs {
 };
 StepInputs splitJointInputs(const Dump& dump, const ValueList& jointInputs);
 
+// The joint graph's inputs again, in its order (the inverse of splitJointInputs).
+ValueList jointInputs(const Dump& dump, const ValueList& primals, const ValueList& tangents);
+
+// What a forward graph saved for the backward: its outputs after the new values of mutated inputs
+// and the model's outputs. An error when it returned fewer values than the partition says.
+Result<ValueList> savedValues(const PartitionInfo& info, const ValueList& forwardOutputs);
+
 // `primals` and `tangents` as splitJointInputs gives them. Needs dump.partition.
 Result<std::vector<GraphCheck>> checkTrainingStep(const Dump& dump, const ValueList& primals, const ValueList& tangents,
                                                   const CheckOptions& options);

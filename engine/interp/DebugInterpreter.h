@@ -56,6 +56,8 @@ class DebugInterpreter : public Interpreter {
   bool matched(NodeRef r) const { return !bad_[static_cast<size_t>(r.index)]; }
   // "[s0, 768] = [4, 768]": a recorded size list and its value under the binding.
   std::string describe(const SymIntList& sizes) const;
+  // A recorded size under the binding; nullopt when a symbol in it is not bound (yet).
+  std::optional<int64_t> eval(const SymInt& s) const;
 
  protected:
   Result<Value> runNode(const Node& node) override;
@@ -63,7 +65,6 @@ class DebugInterpreter : public Interpreter {
   std::optional<int64_t> concreteSize(const SymInt& s) const override { return eval(s); }
 
  private:
-  std::optional<int64_t> eval(const SymInt& s) const;
   void compare(const Node& node, const Value& recorded, const Value& real, const std::string& where);
   void compareTensor(const Node& node, const TensorMeta& m, const Tensor& t, const std::string& where);
   void checkAlias(const Node& node, const Value& real);

@@ -21,8 +21,12 @@ Status DebugSession::restart() {
     failed_ = true;
     return std::move(tensors.error());
   }
+  return restartOn(std::move(*tensors));
+}
+
+Status DebugSession::restartOn(ValueList inputs) {
   interp_ = std::make_unique<DebugInterpreter>(graph_, check_);
-  auto started = interp_->start(std::move(*tensors));
+  auto started = interp_->start(std::move(inputs));
   failed_ = !started.ok();
   return started;
 }

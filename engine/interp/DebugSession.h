@@ -89,6 +89,9 @@ class DebugSession {
   // A new run on freshly drawn inputs, before node 0; breakpoints and counters are kept. Call it
   // once before anything else. On an error the session is Failed (and keeps the run it had).
   Status restart();
+  // The same on `inputs` already drawn (one per placeholder): a training step's backward runs on
+  // what its forward really saved, and the GUI draws inputs at sizes the user asked for.
+  Status restartOn(ValueList inputs);
 
   // Runs the node at the cursor. An error (not a failing node: that is StepResult::failure)
   // when the session is not Ready.

@@ -2,6 +2,8 @@
 # fathom-gui --screenshot, headless (QT_QPA_PLATFORM=offscreen): a sample, an AOT trace of the
 # 2-layer BERT (joint graph, saved values, guards), a PyTorch export, each with a panel or a
 # selection; a diff of a recompile side by side and overlaid; the PNGs are written and not blank. Bad input: a bad dump exits 2 with the CLI's one
+# selection; the interpreter panel (run to a node, steps of a training step, a check report); the
+# PNGs are written and not blank. Bad input: a bad dump exits 2 with the CLI's one
 # line; a bad --graph / --select / --size exits 2 naming it.
 # selection; the PNGs are written and not blank; --minify runs the minifier panel to the end (or
 # stops it in flight with --minify-stop-after) before the shot. Bad input: a bad dump exits 2
@@ -71,7 +73,7 @@ checks=$((checks + 1))
 grep -q "^minify: cancelled: the best so far, 16 -> [0-9]* nodes, is kept; result: " "$T/out" || fail "--minify-stop-after: got $(cat "$T/out")"
 exits 1 "fathom: --predicate must be" samples/mlp.fathom.json --screenshot "$T/minify-bad.png" --minify segfault
 exits 1 "does not raise an error under backend eager" samples/mlp.fathom.json --screenshot "$T/minify-bad.png" --minify exception
-usage_error "--panel: no panel named 'nope' (guards, inspector, find, diff or minify)" samples/mlp.fathom.json --screenshot "$T/x.png" --panel nope
+usage_error "--panel: no panel named 'nope' (guards, inspector, find, interp, diff or minify)" samples/mlp.fathom.json --screenshot "$T/x.png" --panel nope
 usage_error "--minify requires --screenshot" samples/mlp.fathom.json --minify crash
 usage_error "--minify-jobs requires --minify" samples/mlp.fathom.json --screenshot "$T/x.png" --minify-jobs 2
 # A repro brings its own predicate and backend ("repro"): the minified repro is already minimal.
@@ -80,6 +82,19 @@ usage_error "--minify-jobs requires --minify" samples/mlp.fathom.json --screensh
 ok "$T/lies.min.fathom.json" --screenshot "$T/minify-repro.png" --minify repro
 checks=$((checks + 1))
 grep -q "^minify: minimized: 5 -> 5 nodes" "$T/out" || fail "--minify repro: got $(cat "$T/out")"
+# The interpreter panel: stepped to the origin of the lying export, a training step, a check report.
+L=tests/data/torch-fake-meta-lies.fathom.json
+ok "$L" --screenshot "$T/interp.png" --panel interp --run-to getitem --size 1400x900
+png_ok "$T/interp.png" 1400x900
+ok "$T/bert-aot.fathom.json" --screenshot "$T/interp-aot.png" --panel interp --break aten.addmm.default --step 40 --size 1400x900
+png_ok "$T/interp-aot.png" 1400x900
+"$CLI" check "$L" --json >"$T/report.json" 2>/dev/null
+ok "$L" --screenshot "$T/report.png" --check-report "$T/report.json"
+png_ok "$T/report.png" 1600x1000
+usage_error "--run-to: No node 'nope'" "$L" --screenshot "$T/x.png" --run-to nope
+usage_error "--run-to: %t already ran" "$L" --screenshot "$T/x.png" --step 6 --run-to t
+usage_error "--check-report: " "$L" --screenshot "$T/x.png" --check-report "$T/missing.json"
+usage_error "--break: no node or op 'nope'" "$L" --screenshot "$T/x.png" --break nope
 
 for bad in samples/bad/cycle.json samples/bad/empty.json; do
   expected=$("$CLI" info "$bad" 2>&1 >/dev/null)

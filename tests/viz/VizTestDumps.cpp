@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "engine/aot/AotCompile.h"
+#include "engine/frontend/ShapeTracing.h"
 #include "samples/models/Models.h"
 #include "tests/TestDataDir.h"
 
@@ -34,6 +35,22 @@ std::shared_ptr<const Dump> aotDump(const std::string& model, int64_t layers, bo
     return nullptr;
   }
   return std::make_shared<const Dump>(std::move(c->dump));
+}
+
+std::shared_ptr<const Dump> tracedDump(const std::string& model, int64_t layers, bool dynamic) {
+  auto m = models::buildModel(model, {.layers = layers, .batch = 2, .seq = 16});
+  if (!m.ok()) {
+    ADD_FAILURE() << m.error().str();
+    return nullptr;
+  }
+  ShapeTraceOptions o;
+  o.dynamic = dynamic;
+  auto t = traceWithShapes(**m, o);
+  if (!t.ok()) {
+    ADD_FAILURE() << t.error().str();
+    return nullptr;
+  }
+  return std::make_shared<const Dump>(std::move(t->dump));
 }
 
 }  // namespace fathom::viz::testing

@@ -17,4 +17,7 @@ std::shared_ptr<const Dump> loadTestDump(const std::string& relativePath);
 // backward, partition; dynamic shapes when asked), batch 2, seq `seq`. Null on failure.
 std::shared_ptr<const Dump> aotDump(const std::string& model, int64_t layers, bool dynamic = false, int64_t seq = 8);
 
+// `model` with `layers` traced forward only (as `fathom trace MODEL [--dynamic]`), batch 2, seq 16.
+std::shared_ptr<const Dump> tracedDump(const std::string& model, int64_t layers, bool dynamic = false);
+
 }  // namespace fathom::viz::testing

@@ -117,6 +117,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), cache_(std::make_
   statusBar()->addPermanentWidget(busy_);
   statusBar()->addPermanentWidget(cancel_);
   buildMinifyPanel();
+  buildInterp();
   buildMenus();
 }
 
@@ -196,6 +197,7 @@ void MainWindow::setView(std::shared_ptr<const DumpView> view) {
   setWindowTitle(QStringLiteral("%1 — fathom-gui").arg(QFileInfo(view_->path).fileName()));
   addRecent(view_->path);
   minifyViewChanged();
+  interpSetView();
 }
 
 GraphTab* MainWindow::currentTab() const { return static_cast<GraphTab*>(tabs_->currentWidget()); }
@@ -215,7 +217,7 @@ QString MainWindow::currentGraphName() const {
 QString MainWindow::errorText() const { return errorText_; }
 
 bool MainWindow::idle() const {
-  if (loading_ != 0 || !guards_->idle() || !diffIdle()) return false;
+  if (loading_ != 0 || !guards_->idle() || !diffIdle() || !interpIdle()) return false;
   for (int i = 0; i < tabs_->count(); ++i)
     if (!static_cast<GraphTab*>(tabs_->widget(i))->idle()) return false;
   return true;

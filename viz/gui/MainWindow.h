@@ -25,6 +25,7 @@ class FindPanel;
 class GraphTab;
 class GuardsPanel;
 class InspectorPanel;
+class InterpPanel;
 class LayoutCache;
 class MinifyPanel;
 class Navigator;
@@ -71,6 +72,7 @@ class MainWindow : public QMainWindow {
   DiffView* diffView() const { return diffView_; }
   DiffPanel* diffPanel() const { return diffPanel_; }
   QString diffError() const { return diffError_; }  // why the last comparison failed, empty if it did not
+  InterpPanel* interpPanel() const { return interp_; }
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -99,6 +101,13 @@ class MainWindow : public QMainWindow {
   void minifyViewChanged();
   GraphTab* minifiedTab(const QString& graph) const;
   void showShrink(const QString& graph);
+  // The interpreter panel's wiring (MainWindowInterp.cpp).
+  void buildInterp();
+  void buildDebugMenu();
+  void interpSetView();
+  void interpSelectionChanged();
+  void showInterp(const QStringList& changed, const QString& followGraph, int32_t followNode);
+  bool interpIdle() const;
 
   std::shared_ptr<const DumpView> view_;
   std::shared_ptr<LayoutCache> cache_;
@@ -107,6 +116,7 @@ class MainWindow : public QMainWindow {
   GuardsPanel* guards_ = nullptr;
   FindPanel* find_ = nullptr;
   MinifyPanel* minify_ = nullptr;
+  InterpPanel* interp_ = nullptr;
   QLabel* error_ = nullptr;
   QProgressBar* busy_ = nullptr;
   QPushButton* cancel_ = nullptr;

@@ -81,6 +81,7 @@ void MainWindow::buildMenus() {
   });
   buildCompareMenu();
   buildMinifyMenu();
+  buildDebugMenu();
 }
 
 void MainWindow::addRecent(const QString& path) {
