@@ -11,7 +11,6 @@
 // graphs, the partition (saved values with sizes and bytes) and the guards - with any late guard
 // the lazy backward added after the forward's guards were installed.
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -125,13 +124,6 @@ Result<Traced> traceOnce(const TraceOptions& o, const models::ModelOptions& mo, 
 void addProducer(Dump& d, const TraceOptions& o) {
   d.producer.emplace_back("command", "fathom trace " + o.model + (o.dynamic ? " --dynamic" : ""));
   d.producer.emplace_back("dynamic", o.dynamic ? "true" : "false");
-}
-
-// How the trace log names a dump: absolute, so a viewer finds it from wherever it runs.
-std::string loggedPath(const std::string& path) {
-  std::error_code ec;
-  const auto absolute = std::filesystem::absolute(path, ec);
-  return ec ? path : absolute.lexically_normal().string();
 }
 
 // Where --calls -o OUT writes compiled entry #k: OUT itself for #0, and for the others OUT's stem
