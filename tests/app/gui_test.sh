@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # fathom-gui --screenshot, headless (QT_QPA_PLATFORM=offscreen): a sample, an AOT trace of the
 # 2-layer BERT (joint graph, saved values, guards), a PyTorch export, each with a panel or a
-# selection; the PNGs are written and not blank. Bad input: a bad dump exits 2 with the CLI's one
-# line; a bad --graph / --select / --size exits 2 naming it.
+# selection, and the timeline of a `trace --calls` session; the PNGs are written and not blank. Bad
+# input: a bad dump or trace log exits 2 with the CLI's one line; a bad --graph / --select / --size /
+# --event exits 2 naming it.
 #   usage: gui_test.sh PATH/TO/fathom-gui SOURCE_ROOT PATH/TO/fathom
 set -u
 CLI=$3
@@ -41,6 +42,22 @@ png_ok "$T/bert-explain.png" 1400x900
 
 ok tests/data/torch-mlp-aot.fathom.json --screenshot "$T/torch.png" --graph backward
 png_ok "$T/torch.png" 1600x1000
+
+# The timeline of a recompile session: with no DUMP, the first compile's dump opens; --event opens
+# the second recompile's third failing guard (entry #1's dump, attention_mask selected).
+"$CLI" trace bert --dynamic --calls 8x128,4x64,1x64,8x1 -o "$T/tl.fathom.json" --trace-log "$T/tl.jsonl" >/dev/null 2>&1 ||
+  fail "fathom trace bert --calls failed"
+ok --trace-log "$T/tl.jsonl" --event recompile:2 --failing-guard 3 --screenshot "$T/timeline.png" --size 1400x900
+png_ok "$T/timeline.png" 1400x900
+ok "$T/tl.entry2.fathom.json" --trace-log "$T/tl.jsonl" --panel timeline --screenshot "$T/timeline-panel.png" --size 1200x800
+png_ok "$T/timeline-panel.png" 1200x800
+usage_error "no recompile event number 3" --trace-log "$T/tl.jsonl" --event recompile:3 --screenshot "$T/x.png"
+usage_error "'nope' is not an event kind" --trace-log "$T/tl.jsonl" --event nope --screenshot "$T/x.png"
+usage_error "the recompile has 4 failing guard(s)" --trace-log "$T/tl.jsonl" --event recompile:2 --failing-guard 9 --screenshot "$T/x.png"
+usage_error "samples/mlp.fathom.json: line 1: not a trace log" --trace-log samples/mlp.fathom.json --screenshot "$T/x.png"
+usage_error "--event needs --trace-log" samples/mlp.fathom.json --event recompile --screenshot "$T/x.png"
+checks=$((checks + 1))
+[ -e "$T/x.png" ] && fail "a PNG was written for a bad --trace-log or --event"
 
 for bad in samples/bad/cycle.json samples/bad/empty.json; do
   expected=$("$CLI" info "$bad" 2>&1 >/dev/null)

@@ -128,6 +128,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), cache_(std::make_
   });
   statusBar()->addPermanentWidget(busy_);
   statusBar()->addPermanentWidget(cancel_);
+  buildTimeline();
   buildMenus();
 }
 
@@ -205,6 +206,7 @@ void MainWindow::setView(std::shared_ptr<const DumpView> view) {
   inspector_->setSourceRoots({QFileInfo(view_->path).absolutePath(), QDir::currentPath()});
   setWindowTitle(QStringLiteral("%1 — fathom-gui").arg(QFileInfo(view_->path).fileName()));
   addRecent(view_->path);
+  Q_EMIT viewChanged();
 }
 
 GraphTab* MainWindow::currentTab() const { return static_cast<GraphTab*>(tabs_->currentWidget()); }
@@ -224,7 +226,7 @@ QString MainWindow::currentGraphName() const {
 QString MainWindow::errorText() const { return errorText_; }
 
 bool MainWindow::idle() const {
-  if (loading_ != 0 || !guards_->idle()) return false;
+  if (loading_ != 0 || !guards_->idle() || !timelineIdle()) return false;
   for (int i = 0; i < tabs_->count(); ++i)
     if (!static_cast<GraphTab*>(tabs_->widget(i))->idle()) return false;
   return true;

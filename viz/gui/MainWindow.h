@@ -25,6 +25,7 @@ class GuardsPanel;
 class InspectorPanel;
 class LayoutCache;
 class Navigator;
+class TimelinePanel;
 struct DumpView;
 
 class MainWindow : public QMainWindow {
@@ -54,6 +55,20 @@ class MainWindow : public QMainWindow {
   GuardsPanel* guardsPanel() const { return guards_; }
   InspectorPanel* inspector() const { return inspector_; }
   FindPanel* findPanel() const { return find_; }
+  QString dumpPath() const;         // the dump shown, "" when none
+
+  // The compile-session timeline (MainWindowTimeline.cpp): reads a trace log in the background;
+  // with no dump shown, opens the first compile's dump the log names.
+  void openTraceLog(const QString& path);
+  void showTimelinePanel();         // raises the Timeline dock at a height its lanes fit in
+  // Shows `dump` (opening it when another is shown), `graph`, selects `node` and outlines `mark`;
+  // the status bar says `why`.
+  void openTimelineTarget(const QString& dump, const QString& graph, const QString& node, const QStringList& mark = {},
+                          const QString& why = {});
+  TimelinePanel* timelinePanel() const { return timeline_; }
+
+ Q_SIGNALS:
+  void viewChanged();               // a dump is shown (its tabs were rebuilt)
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -73,6 +88,10 @@ class MainWindow : public QMainWindow {
   void follow(bool toUser);
   void addRecent(const QString& path);
   void fillRecentMenu();
+  void buildTimeline();             // MainWindowTimeline.cpp: the dock, its menu, the pending target
+  void buildTimelineMenu();
+  void applyTimelineTarget();
+  bool timelineIdle() const;
 
   std::shared_ptr<const DumpView> view_;
   std::shared_ptr<LayoutCache> cache_;
@@ -88,6 +107,10 @@ class MainWindow : public QMainWindow {
   int lastTab_ = -1;
   std::unique_ptr<Navigator> navigator_;
   QString errorText_;
+  TimelinePanel* timeline_ = nullptr;
+  QStringList timelineTarget_;      // why, dump, graph, node, nodes to mark: waiting for the dump to load
+  bool openFirstDump_ = false;
+  bool timelineApplyQueued_ = false;  // the target is applied after the load's own status message
 };
 
 }  // namespace fathom::viz

@@ -79,6 +79,7 @@ void MainWindow::buildMenus() {
       onSelectionChanged();
     }
   });
+  buildTimelineMenu();
 }
 
 void MainWindow::addRecent(const QString& path) {

@@ -19,8 +19,6 @@ constexpr int kLinesToFindAnEvent = 20;
 // The gap the axis leaves between two runs of one file.
 constexpr int64_t kRunGapUs = 1000;
 
-std::string plural(int64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
-
 enum class LineKind { Empty, Event, Problem };
 
 LineKind readLine(const std::string& line, int number, Timeline& t) {

@@ -34,8 +34,6 @@ double number(const ojson& j, const char* key) {
   return it != j.end() && it->is_number() ? it->get<double>() : -1.0;
 }
 
-std::string plural(int64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
-
 // "input_ids.size(0)" -> "input_ids": the placeholder a symbol or a specialization is about.
 std::string inputOfDimension(const std::string& source) {
   const auto at = source.find(".size(");
@@ -152,6 +150,12 @@ TimelineKind timelineKindOf(std::string_view eventName) {
   for (size_t i = 0; i + 1 < kNames.size(); ++i)
     if (kNames[i] == eventName) return static_cast<TimelineKind>(i);
   return TimelineKind::Other;
+}
+
+std::string plural(int64_t n, std::string_view word) {
+  std::string out = std::to_string(n) + " " + std::string(word);
+  if (n == 1) return out;
+  return out.ends_with("y") ? out.substr(0, out.size() - 1) + "ies" : out + "s";
 }
 
 std::string formatMs(double ms) {

@@ -6,7 +6,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "viz/model/Timeline.h"
 
@@ -21,5 +23,7 @@ FailingGuard failingGuardFromText(const std::string& text);
 
 // "12.3 ms", "0.85 ms", "1.2 s"
 std::string formatMs(double ms);
+// "1 entry", "2 entries", "3 failing guards": how the timeline counts things.
+std::string plural(int64_t n, std::string_view word);
 
 }  // namespace fathom::viz
