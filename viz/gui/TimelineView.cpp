@@ -183,6 +183,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
   }
   paintAxis(p);
   paintLanes(p);
+  paintMarks(p);
   paintLegend(p);
 }
 
@@ -236,6 +237,10 @@ void TimelineView::paintLanes(QPainter& p) const {
     const QString elided = p.fontMetrics().elidedText(detail, Qt::ElideMiddle, static_cast<int>(kLabelWidth - 14));
     p.drawText(QRectF(8, row.top() + 17, kLabelWidth - 14, 16), Qt::AlignLeft | Qt::AlignVCenter, elided);
   }
+}
+
+void TimelineView::paintMarks(QPainter& p) const {
+  const Timeline& t = *timeline_;
   // A recompile's refusing entries, joined to the compile it caused by a dashed red line.
   for (const Mark& m : marks_)
     if (m.shape == Shape::Refused) {

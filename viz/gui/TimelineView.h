@@ -53,7 +53,8 @@ class TimelineView : public QWidget {
   double laneTop(int lane) const;
   int laneCount() const;
   void paintAxis(QPainter& p) const;
-  void paintLanes(QPainter& p) const;
+  void paintLanes(QPainter& p) const;  // backgrounds and labels
+  void paintMarks(QPainter& p) const;
   void paintLegend(QPainter& p) const;
   QString tooltipFor(int event) const;
 

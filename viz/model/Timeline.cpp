@@ -2,8 +2,6 @@
 // targets completed from each event's compile -> the summary.
 #include "viz/model/Timeline.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -23,17 +21,12 @@ enum class LineKind { Empty, Event, Problem };
 
 LineKind readLine(const std::string& line, int number, Timeline& t) {
   if (line.find_first_not_of(" \t\r") == std::string::npos) return LineKind::Empty;
-  auto j = nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    t.problems.push_back({number, "not JSON (a trace log has one JSON event per line)"});
+  auto j = readTraceLogLine(line);
+  if (!j.ok()) {
+    t.problems.push_back({number, j.error().str()});
     return LineKind::Problem;
   }
-  auto event = j.is_object() ? j.find("event") : j.end();
-  if (!j.is_object() || event == j.end() || !event->is_string()) {
-    t.problems.push_back({number, "not an event: no \"event\" name"});
-    return LineKind::Problem;
-  }
-  t.events.push_back(decodeTimelineEvent(j, number));
+  t.events.push_back(decodeTimelineEvent(*j, number));
   return LineKind::Event;
 }
 

@@ -2,8 +2,6 @@
 // missing or of another type in a hand-edited or foreign log: every read has a default.
 #include "viz/model/TimelineEvents.h"
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <cstdio>
 #include <regex>
@@ -11,27 +9,40 @@
 namespace fathom::viz {
 namespace {
 
-using ojson = nlohmann::ordered_json;
+using Json = TraceValue;
+using Kind = TraceValue::Kind;
 
 constexpr std::array<std::string_view, kTimelineKinds> kNames = {
     "compile_start", "compile_end", "graph_captured", "cache_hit", "recompile", "guard_added", "specialization",
     "late_guard", "guards_installed", "symbol_created", "partition", "backward_compiled", "guard_check",
     "kernel_compiled", "compile_assumption", "other"};
 
-std::string text(const ojson& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return {};
-  return it->is_string() ? it->get<std::string>() : it->dump();
+std::string text(const Json& j, const char* key) {
+  const TraceValue* v = j.find(key);
+  return v && v->kind != Kind::Null ? v->text() : std::string();
 }
 
-int64_t integer(const ojson& j, const char* key, int64_t fallback = -1) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<int64_t>() : fallback;
+int64_t integer(const Json& j, const char* key, int64_t fallback = -1) {
+  const TraceValue* v = j.find(key);
+  if (!v || !v->isNumber()) return fallback;
+  return v->kind == Kind::Integer ? v->integer : static_cast<int64_t>(v->number);
 }
 
-double number(const ojson& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : -1.0;
+double number(const Json& j, const char* key) {
+  const TraceValue* v = j.find(key);
+  return v && v->isNumber() ? v->number : -1.0;
+}
+
+bool flag(const Json& j, const char* key) {
+  const TraceValue* v = j.find(key);
+  return v && v->kind == Kind::Bool && v->flag;
+}
+
+// A list field's items (none when the field is missing or not a list).
+const std::vector<TraceValue>& items(const Json& j, const char* key) {
+  static const std::vector<TraceValue> none;
+  const TraceValue* v = j.find(key);
+  return v && v->kind == Kind::List ? v->items : none;
 }
 
 // "input_ids.size(0)" -> "input_ids": the placeholder a symbol or a specialization is about.
@@ -40,7 +51,7 @@ std::string inputOfDimension(const std::string& source) {
   return at == std::string::npos ? std::string() : source.substr(0, at);
 }
 
-FailingGuard failingGuardFromJson(const ojson& f) {
+FailingGuard failingGuardFromJson(const Json& f) {
   FailingGuard g;
   g.entry = integer(f, "entry");
   g.entryCompileId = integer(f, "compile_id");
@@ -65,20 +76,20 @@ std::string guardFrom(const std::string& expr, const std::string& node, const st
 }
 
 // The summary line of each kind (Other: its name and first fields).
-std::string summaryOf(const TimelineEvent& e, const ojson& j) {
+std::string summaryOf(const TimelineEvent& e, const Json& j) {
   using K = TimelineKind;
   const std::string id = e.compileId >= 0 ? std::to_string(e.compileId) : "?";
   switch (e.kind) {
     case K::CompileStart:
-      return "compile " + id + " starts" + (e.call.empty() ? "" : " for " + e.call) + (j.value("dynamic", false) ? " (dynamic)" : "");
+      return "compile " + id + " starts" + (e.call.empty() ? "" : " for " + e.call) + (flag(j, "dynamic") ? " (dynamic)" : "");
     case K::CompileEnd: return "compile " + id + " done" + (e.ms >= 0 ? " in " + formatMs(e.ms) : "");
     case K::GraphCaptured:
       return "captured graph '" + text(j, "graph") + "': " + plural(integer(j, "nodes", 0), "node") +
-             (j.contains("guards") ? ", " + plural(integer(j, "guards", 0), "guard") : "");
+             (j.find("guards") ? ", " + plural(integer(j, "guards", 0), "guard") : "");
     case K::CacheHit: return e.call + " hit entry #" + text(j, "entry") + " (compile " + id + ")";
     case K::Recompile: {
       std::string s = "recompile for " + e.call + ": " + plural(static_cast<int64_t>(e.failures.size()), "failing guard");
-      if (j.contains("entries")) s += " in " + plural(integer(j, "entries", 0), "entry");
+      if (j.find("entries")) s += " in " + plural(integer(j, "entries", 0), "entry");
       return s;
     }
     case K::GuardAdded: return "guard " + guardFrom(text(j, "expr"), text(j, "node"), text(j, "op"));
@@ -98,8 +109,7 @@ std::string summaryOf(const TimelineEvent& e, const ojson& j) {
     case K::GuardCheck:
       return "Z3 " + text(j, "check") + ": " + text(j, "subject") + " -> " + text(j, "status") + (e.ms >= 0 ? " in " + formatMs(e.ms) : "");
     case K::KernelCompiled: {
-      const auto nodes = j.find("nodes");
-      const int64_t n = nodes != j.end() && nodes->is_array() ? static_cast<int64_t>(nodes->size()) : 0;
+      const auto n = static_cast<int64_t>(items(j, "nodes").size());
       std::string s = "kernel " + text(j, "kernel") + " (" + text(j, "kind") + ", " + plural(n, "node") + "): ";
       if (e.kernelSource.empty()) return s + "eager, " + text(j, "why");
       return s + e.kernelSource + (e.kernelSource == "compiled" ? " " + formatMs(e.ms) : "");
@@ -114,7 +124,7 @@ std::string summaryOf(const TimelineEvent& e, const ojson& j) {
 }
 
 // The node an event names itself (its compile supplies the dump and graph when it names none).
-std::string nodeOf(const TimelineEvent& e, const ojson& j) {
+std::string nodeOf(const TimelineEvent& e, const Json& j) {
   using K = TimelineKind;
   switch (e.kind) {
     case K::GuardAdded:
@@ -123,23 +133,22 @@ std::string nodeOf(const TimelineEvent& e, const ojson& j) {
     case K::SymbolCreated: return inputOfDimension(text(j, "source"));
     case K::CompileAssumption: return text(j, "input");
     case K::KernelCompiled: {
-      const auto nodes = j.find("nodes");
-      return nodes != j.end() && nodes->is_array() && !nodes->empty() && nodes->front().is_string() ? nodes->front().get<std::string>() : "";
+      const auto& nodes = items(j, "nodes");
+      return !nodes.empty() && nodes.front().kind == Kind::String ? nodes.front().text() : "";
     }
     case K::Recompile: return e.failures.empty() ? "" : e.failures.front().target.node;
     default: return text(j, "node");
   }
 }
 
-void readFailures(TimelineEvent& e, const ojson& j) {
-  if (auto f = j.find("failures"); f != j.end() && f->is_array()) {
-    for (const auto& item : *f)
-      if (item.is_object()) e.failures.push_back(failingGuardFromJson(item));
+void readFailures(TimelineEvent& e, const Json& j) {
+  if (const TraceValue* f = j.find("failures"); f && f->kind == Kind::List) {
+    for (const auto& item : f->items)
+      if (item.kind == Kind::Object) e.failures.push_back(failingGuardFromJson(item));
     return;
   }
-  if (auto f = j.find("failing_guards"); f != j.end() && f->is_array())
-    for (const auto& item : *f)
-      if (item.is_string()) e.failures.push_back(failingGuardFromText(item.get<std::string>()));
+  for (const auto& item : items(j, "failing_guards"))  // logs written before "failures"
+    if (item.kind == Kind::String) e.failures.push_back(failingGuardFromText(item.text()));
 }
 
 }  // namespace
@@ -208,9 +217,9 @@ FailingGuard failingGuardFromText(const std::string& line) {
   return g;
 }
 
-TimelineEvent decodeTimelineEvent(const ojson& j, int line) {
+TimelineEvent decodeTimelineEvent(const Json& j, int line) {
   TimelineEvent e;
-  e.name = j["event"].get<std::string>();
+  e.name = text(j, "event");
   e.kind = timelineKindOf(e.name);
   e.line = line;
   e.compileId = integer(j, "compile_id");
@@ -219,11 +228,11 @@ TimelineEvent decodeTimelineEvent(const ojson& j, int line) {
   e.call = text(j, "call");
   e.ms = e.kind == TimelineKind::KernelCompiled ? number(j, "compile_ms") : number(j, "ms");
   if (e.kind == TimelineKind::KernelCompiled) e.kernelSource = text(j, "source");
-  for (const auto& [key, value] : j.items()) {
+  for (const auto& [key, value] : j.fields) {
     if (key == "event" || key == "compile_id" || key == "stage" || key == "time_us" || key == "failures" ||
         key == "failing_guards")
       continue;
-    e.fields.emplace_back(key, value.is_string() ? value.get<std::string>() : value.dump());
+    e.fields.emplace_back(key, value.text());
   }
   if (e.kind == TimelineKind::Recompile) readFailures(e, j);
   e.target.dump = text(j, "dump");

@@ -4,18 +4,17 @@
 // to its compile (the dump and graph of a guard's node).
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "engine/dump/TraceLogRead.h"
 #include "viz/model/Timeline.h"
 
 namespace fathom::viz {
 
-// `j` is an object with a string "event"; other fields may be missing or of any type.
-TimelineEvent decodeTimelineEvent(const nlohmann::ordered_json& j, int line);
+// `j` is a line's object (readTraceLogLine); fields other than "event" may be missing or of any type.
+TimelineEvent decodeTimelineEvent(const TraceValue& j, int line);
 
 // A failing guard as older logs wrote it, one text line per guard ("entry #0: s0 >= 2  [range]
 // with s0 = 1; from %slice_1 = aten.slice.Tensor  at m.cpp:9; why: ..."); what it lacks stays empty.
