@@ -1,5 +1,5 @@
-// TimelinePanel (see the header). List rows carry their event index (kEventRole) and, for a
-// failing guard under a recompile, its index in the event's failures (kFailureRole).
+// TimelinePanel (see the header). The list is a view of TimelineListModel: rows carry their event
+// index and, for a failing guard under a recompile, its index in the event's failures.
 #include "viz/gui/TimelinePanel.h"
 
 #include <QComboBox>
@@ -14,11 +14,12 @@
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTimer>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "viz/gui/TimelineListModel.h"
 #include "viz/gui/TimelineView.h"
 #include "viz/model/Timeline.h"
 #include "viz/model/TimelineEvents.h"
@@ -26,23 +27,13 @@
 namespace fathom::viz {
 namespace {
 
-constexpr int kEventRole = Qt::UserRole;
-constexpr int kFailureRole = Qt::UserRole + 1;  // -1 on an event's own row
-enum Column { Time, Compile, Kind, What, ColumnCount };
+// Up to this many rows the list is expanded and fitted (a few ms); beyond, that would block.
+constexpr int kListLaidOutRows = 5000;
+constexpr int kEventRole = TimelineListModel::kEventRole;
+constexpr int kFailureRole = TimelineListModel::kFailureRole;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QString html(const std::string& s) { return q(s).toHtmlEscaped(); }
-
-QColor colourOf(TimelineKind kind) {
-  switch (kind) {
-    case TimelineKind::Recompile: return QColor(190, 20, 20);
-    case TimelineKind::CacheHit: return QColor(20, 120, 45);
-    case TimelineKind::LateGuard: return QColor(200, 90, 0);
-    case TimelineKind::CompileStart:
-    case TimelineKind::CompileEnd: return QColor(40, 80, 160);
-    default: return QColor(30, 30, 40);
-  }
-}
 
 // "bert.entry1.fathom.json › forward › %input_ids"
 QString targetText(const TimelineTarget& t) {
@@ -111,11 +102,12 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   bottomLayout->addLayout(filterRow);
   connect(kinds_, &QComboBox::activated, this, [this](int row) { setKindFilter(kinds_->itemData(row).toInt()); });
   auto* lower = new QSplitter(Qt::Horizontal, bottom);
-  list_ = new QTreeWidget(lower);
-  list_->setColumnCount(ColumnCount);
-  list_->setHeaderLabels({tr("ms"), tr("Compile"), tr("Event"), tr("What")});
+  model_ = new TimelineListModel(this);
+  list_ = new QTreeView(lower);
+  list_->setModel(model_);
   list_->setUniformRowHeights(true);
   list_->header()->setStretchLastSection(true);
+  for (const auto& [column, width] : {std::pair{0, 70}, {1, 150}, {2, 120}}) list_->setColumnWidth(column, width);
   detail_ = new QTextBrowser(lower);
   detail_->setOpenLinks(false);
   lower->setStretchFactor(0, 3);
@@ -124,10 +116,10 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
   layout->addWidget(splitter, 1);
-  connect(list_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) { onItemClicked(item); });
-  connect(list_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) { onItemClicked(item); });
-  connect(list_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-    if (item) showDetail(item->data(0, kEventRole).toInt());
+  connect(list_, &QTreeView::clicked, this, &TimelinePanel::onRowClicked);
+  connect(list_, &QTreeView::activated, this, &TimelinePanel::onRowClicked);
+  connect(list_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
+    if (current.isValid()) showDetail(current.data(kEventRole).toInt(), current.data(kFailureRole).toInt());
   });
   connect(detail_, &QTextBrowser::anchorClicked, this, &TimelinePanel::onAnchor);
 }
@@ -202,9 +194,10 @@ void TimelinePanel::setTimeline(std::shared_ptr<const Timeline> timeline) {
   scroll_->setMinimumHeight(std::min(view_->sizeHint().height(), TimelineView::heightFor(6)) + 2);
   kinds_->clear();
   kinds_->addItem(tr("All events (%1)").arg(timeline_->events.size()), -1);
+  std::vector<int> counts(kTimelineKinds, 0);
+  for (const TimelineEvent& e : timeline_->events) ++counts[static_cast<size_t>(e.kind)];
   for (int k = 0; k < kTimelineKinds; ++k) {
-    const auto n = std::count_if(timeline_->events.begin(), timeline_->events.end(),
-                                 [k](const TimelineEvent& e) { return static_cast<int>(e.kind) == k; });
+    const int n = counts[static_cast<size_t>(k)];
     if (n) kinds_->addItem(QStringLiteral("%1 (%2)").arg(q(std::string(timelineKindName(static_cast<TimelineKind>(k))))).arg(n), k);
   }
   QString text = QStringLiteral("<b>%1</b> — %2").arg(QFileInfo(q(timeline_->path)).fileName().toHtmlEscaped(), html(timeline_->summary.text()));
@@ -228,48 +221,31 @@ void TimelinePanel::setKindFilter(int kind) {
   fillList();
 }
 
-int TimelinePanel::visibleEventCount() const { return list_->topLevelItemCount(); }
+int TimelinePanel::visibleEventCount() const { return model_->eventCount(); }
 
 void TimelinePanel::fillList() {
-  list_->clear();
-  if (!timeline_) return;
-  QList<QTreeWidgetItem*> items;
-  for (size_t i = 0; i < timeline_->events.size(); ++i) {
-    const TimelineEvent& e = timeline_->events[i];
-    if (filter_ >= 0 && static_cast<int>(e.kind) != filter_) continue;
-    const QString compile = e.session >= 0 ? q(timeline_->compiles[static_cast<size_t>(e.session)].label()) : QStringLiteral("-");
-    auto* item = new QTreeWidgetItem({QString::number(static_cast<double>(e.axisUs) / 1000.0, 'f', 2), compile, q(e.name), q(e.summary)});
-    item->setData(0, kEventRole, static_cast<int>(i));
-    item->setData(0, kFailureRole, -1);
-    item->setForeground(What, colourOf(e.kind));
-    item->setForeground(Kind, colourOf(e.kind));
-    for (size_t f = 0; f < e.failures.size(); ++f) {
-      const FailingGuard& g = e.failures[f];
-      auto* child = new QTreeWidgetItem(item, {QString(), QStringLiteral("entry #%1").arg(g.entry), QStringLiteral("failing guard"),
-                                               QStringLiteral("%1  [%2]  with %3  —  %4").arg(q(g.expr), q(g.kind), q(g.actual), q(g.provenance()))});
-      child->setData(0, kEventRole, static_cast<int>(i));
-      child->setData(0, kFailureRole, static_cast<int>(f));
-      child->setForeground(What, QColor(150, 20, 20));
-    }
-    items << item;
+  model_->reset(timeline_, filter_);
+  // Expanding rows and fitting columns lay out every row: on a long list a recompile's failing
+  // guards stay folded (the details list them) and the columns fit the longest time and label.
+  if (model_->eventCount() > kListLaidOutRows) {
+    const QFontMetrics fm(list_->font());
+    list_->setColumnWidth(0, fm.horizontalAdvance(QString::number(static_cast<double>(timeline_->endUs) / 1000.0, 'f', 2)) + list_->indentation() + 16);
+    list_->setColumnWidth(1, fm.horizontalAdvance(QString::fromStdString(timeline_->compiles.empty() ? "" : timeline_->compiles.back().label())) + 24);
+    return;
   }
-  list_->addTopLevelItems(items);
   list_->expandAll();
-  list_->resizeColumnToContents(Time);
-  list_->resizeColumnToContents(Compile);
-  list_->resizeColumnToContents(Kind);
+  for (int column = 0; column < 3; ++column) list_->resizeColumnToContents(column);
 }
 
 bool TimelinePanel::selectEvent(int index) {
   if (!timeline_ || index < 0 || index >= static_cast<int>(timeline_->events.size())) return false;
   selected_ = index;
   view_->setSelected(index);
-  for (int i = 0; i < list_->topLevelItemCount(); ++i) {
-    QTreeWidgetItem* item = list_->topLevelItem(i);
-    if (item->data(0, kEventRole).toInt() != index) continue;
-    const QSignalBlocker block(list_);
-    list_->setCurrentItem(item);
-    list_->scrollToItem(item);
+  if (const QPoint at = view_->positionOf(index); at.x() >= 0) scroll_->ensureVisible(at.x(), at.y(), 40, 60);
+  if (const QModelIndex row = model_->indexOf(index); row.isValid()) {
+    const QSignalBlocker block(list_->selectionModel());
+    list_->setCurrentIndex(row);
+    list_->scrollTo(row);
   }
   showDetail(index);
   return true;
@@ -292,12 +268,10 @@ bool TimelinePanel::activateFailure(int event, int failure) {
   QStringList mark;  // every failing guard's node in the same dump, outlined with the selection
   for (const FailingGuard& other : e.failures)
     if (other.target.dump == g.target.dump && !other.target.node.empty() && !mark.contains(q(other.target.node))) mark << q(other.target.node);
-  for (int i = 0; i < list_->topLevelItemCount(); ++i) {
-    QTreeWidgetItem* item = list_->topLevelItem(i);
-    if (item->data(0, kEventRole).toInt() == event && failure < item->childCount()) {
-      const QSignalBlocker block(list_);
-      list_->setCurrentItem(item->child(failure));
-    }
+  if (const QModelIndex row = model_->indexOf(event, failure); row.isValid()) {
+    const QSignalBlocker block(list_->selectionModel());
+    list_->scrollTo(row.parent(), QAbstractItemView::PositionAtTop);  // the recompile's own row stays in sight
+    list_->setCurrentIndex(row);
   }
   showDetail(event, failure);
   Q_EMIT targetRequested(q(resolveTimelineDump(timeline_->path, g.target.dump)), q(g.target.graph), q(g.target.node), mark,
@@ -324,8 +298,8 @@ bool TimelinePanel::activateNext(int kind) {
 
 void TimelinePanel::setShownDump(const QString& path) { view_->setShownDump(QFileInfo(path).absoluteFilePath().toStdString()); }
 
-void TimelinePanel::onItemClicked(QTreeWidgetItem* item) {
-  const int event = item->data(0, kEventRole).toInt(), failure = item->data(0, kFailureRole).toInt();
+void TimelinePanel::onRowClicked(const QModelIndex& index) {
+  const int event = index.data(kEventRole).toInt(), failure = index.data(kFailureRole).toInt();
   if (failure >= 0) activateFailure(event, failure);
   else activateEvent(event);
 }
@@ -339,7 +313,7 @@ void TimelinePanel::onAnchor(const QUrl& url) {
 void TimelinePanel::showDetail(int index, int selectedFailure) {
   if (!timeline_ || index < 0 || index >= static_cast<int>(timeline_->events.size())) return;
   const TimelineEvent& e = timeline_->events[static_cast<size_t>(index)];
-  QString out = QStringLiteral("<h3 style='color:%1'>%2</h3>").arg(colourOf(e.kind).name(), html(e.summary));
+  QString out = QStringLiteral("<h3 style='color:%1'>%2</h3>").arg(timelineKindColour(static_cast<int>(e.kind)).name(), html(e.summary));
   const QString compile = e.session >= 0 ? q(timeline_->compiles[static_cast<size_t>(e.session)].label()) : tr("no compile");
   out += QStringLiteral("<p>%1 · %2 · stage %3 · at %4 ms · line %5</p>")
              .arg(html(e.name), compile.toHtmlEscaped(), html(e.stage))

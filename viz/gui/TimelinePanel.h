@@ -18,13 +18,14 @@ class QProgressBar;
 class QPushButton;
 class QScrollArea;
 class QTextBrowser;
+class QModelIndex;
 class QTimer;
-class QTreeWidget;
-class QTreeWidgetItem;
+class QTreeView;
 
 namespace fathom::viz {
 
 struct Timeline;
+class TimelineListModel;
 class TimelineView;
 
 class TimelinePanel : public QWidget {
@@ -74,7 +75,7 @@ class TimelinePanel : public QWidget {
  private:
   void fillList();
   void showDetail(int index, int failure = -1);
-  void onItemClicked(QTreeWidgetItem* item);
+  void onRowClicked(const QModelIndex& index);
   void onAnchor(const QUrl& url);
   void finishLoad(int generation);
 
@@ -93,7 +94,8 @@ class TimelinePanel : public QWidget {
   TimelineView* view_ = nullptr;
   QScrollArea* scroll_ = nullptr;
   QComboBox* kinds_ = nullptr;
-  QTreeWidget* list_ = nullptr;
+  TimelineListModel* model_ = nullptr;
+  QTreeView* list_ = nullptr;
   QTextBrowser* detail_ = nullptr;
 };
 

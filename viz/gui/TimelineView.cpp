@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QHelpEvent>
 #include <QMouseEvent>
+#include <QPaintEvent>
+#include <QResizeEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolTip>
@@ -18,7 +20,7 @@
 namespace fathom::viz {
 namespace {
 
-constexpr double kLabelWidth = 230, kRightMargin = 18, kAxisHeight = 26, kLaneHeight = 36, kLegendHeight = 22;
+constexpr double kLabelWidth = 270, kRightMargin = 18, kAxisHeight = 26, kLaneHeight = 36, kLegendHeight = 22;
 const QColor kBar(70, 120, 200), kHit(30, 150, 60), kRecompile(210, 30, 30), kLate(230, 110, 0);
 const QColor kGuardTick(150, 40, 40), kKernel(128, 60, 170), kDot(110, 110, 120), kSelected(255, 196, 0);
 
@@ -32,6 +34,12 @@ double niceStep(double target) {
   return 10 * p;
 }
 
+// A tick's label: ms with as many decimals as the step needs; seconds from 1 s steps on.
+QString axisLabel(double ms, double step) {
+  if (step >= 1000) return QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', std::max(0, static_cast<int>(-std::floor(std::log10(step / 1000)))));
+  return QString::number(ms, 'f', std::max(0, static_cast<int>(-std::floor(std::log10(step)))));
+}
+
 }  // namespace
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
@@ -42,8 +50,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 void TimelineView::setTimeline(std::shared_ptr<const Timeline> timeline) {
   timeline_ = std::move(timeline);
   selected_ = -1;
+  marksDirty_ = true;
   updateGeometry();
-  layoutMarks();
   update();
 }
 
@@ -74,9 +82,14 @@ double TimelineView::xOf(int64_t us) const {
 
 double TimelineView::laneTop(int lane) const { return kAxisHeight + lane * kLaneHeight; }
 
-void TimelineView::resizeEvent(QResizeEvent*) { layoutMarks(); }
+// Lanes keep their height: only a new width moves the marks.
+void TimelineView::resizeEvent(QResizeEvent* event) {
+  if (event->oldSize().width() != width()) marksDirty_ = true;
+}
 
-void TimelineView::layoutMarks() {
+void TimelineView::layoutMarks() const {
+  if (!marksDirty_) return;
+  marksDirty_ = false;
   marks_.clear();
   if (!timeline_) return;
   const Timeline& t = *timeline_;
@@ -106,13 +119,14 @@ void TimelineView::layoutMarks() {
         break;  // the bar shows them
       case TimelineKind::CacheHit: marks_.push_back({QRectF(x - 3, top + 2, 6, kLaneHeight / 2), index, Shape::Hit, 3}); break;
       case TimelineKind::Recompile: {
-        marks_.push_back({QRectF(x - 8, mid - 7, 16, 14), index, Shape::Recompile, 4});
+        const QRectF arrow(x - 8, mid - 7, 16, 14);
+        marks_.push_back({arrow, index, Shape::Recompile, 4});
         std::vector<int64_t> refused;
         for (const FailingGuard& g : e.failures)
           if (std::find(refused.begin(), refused.end(), g.entryCompileId) == refused.end()) refused.push_back(g.entryCompileId);
         for (int64_t id : refused)
           if (const int s = t.session(e.run, id); s >= 0)
-            marks_.push_back({QRectF(x - 5, laneTop(s) + kLaneHeight / 2 + 2, 10, 10), index, Shape::Refused, 4});
+            marks_.push_back({QRectF(x - 5, laneTop(s) + kLaneHeight / 2 + 2, 10, 10), index, Shape::Refused, 4, arrow.center()});
         break;
       }
       case TimelineKind::LateGuard: marks_.push_back({QRectF(x - 6, mid - 6, 12, 12), index, Shape::LateGuard, 3}); break;
@@ -127,12 +141,14 @@ void TimelineView::layoutMarks() {
 }
 
 int TimelineView::eventAt(const QPoint& pos) const {
+  layoutMarks();
   for (auto it = marks_.rbegin(); it != marks_.rend(); ++it)  // the topmost first
     if (it->rect.adjusted(-2, -2, 2, 2).contains(pos)) return it->event;
   return -1;
 }
 
 QPoint TimelineView::positionOf(int event) const {
+  layoutMarks();
   for (auto it = marks_.rbegin(); it != marks_.rend(); ++it)
     if (it->event == event) return it->rect.center().toPoint();
   return {-1, -1};
@@ -172,7 +188,7 @@ QString TimelineView::tooltipFor(int index) const {
   return text;
 }
 
-void TimelineView::paintEvent(QPaintEvent*) {
+void TimelineView::paintEvent(QPaintEvent* event) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
   p.fillRect(rect(), palette().base());
@@ -181,9 +197,11 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.drawText(rect(), Qt::AlignCenter, tr("No trace log: Timeline > Open Trace Log… (Ctrl+T) opens one written by --trace-log"));
     return;
   }
+  const QRectF exposed = event->rect();
+  layoutMarks();
   paintAxis(p);
-  paintLanes(p);
-  paintMarks(p);
+  paintLanes(p, exposed);
+  paintMarks(p, exposed);
   paintLegend(p);
 }
 
@@ -191,23 +209,26 @@ void TimelineView::paintAxis(QPainter& p) const {
   const double spanMs = static_cast<double>(std::max<int64_t>(1, timeline_->endUs)) / 1000.0;
   const double step = niceStep(spanMs / std::max(1.0, (width() - kLabelWidth - kRightMargin) / 90.0));
   p.setPen(QColor(90, 90, 100));
-  p.drawText(QRectF(6, 4, kLabelWidth - 12, kAxisHeight - 6), Qt::AlignLeft | Qt::AlignVCenter, tr("ms since the log opened"));
+  p.drawText(QRectF(6, 4, kLabelWidth - 12, kAxisHeight - 6), Qt::AlignLeft | Qt::AlignVCenter,
+             step >= 1000 ? tr("time since the log opened") : tr("ms since the log opened"));
   const double bottom = kAxisHeight + laneCount() * kLaneHeight;
   for (double ms = 0; ms <= spanMs + 1e-9; ms += step) {
     const double x = xOf(static_cast<int64_t>(ms * 1000));
     p.setPen(QColor(225, 225, 232));
     p.drawLine(QPointF(x, kAxisHeight - 4), QPointF(x, bottom));
     p.setPen(QColor(90, 90, 100));
-    p.drawText(QRectF(x - 40, 4, 80, kAxisHeight - 8), Qt::AlignCenter, QString::number(ms, 'g', 4));
+    p.drawText(QRectF(x - 40, 4, 80, kAxisHeight - 8), Qt::AlignCenter, axisLabel(ms, step));
   }
 }
 
-void TimelineView::paintLanes(QPainter& p) const {
+void TimelineView::paintLanes(QPainter& p, const QRectF& exposed) const {
   const Timeline& t = *timeline_;
   const QFont base = font();
   QFont bold = base;
   bold.setBold(true);
-  for (int lane = 0; lane < laneCount(); ++lane) {
+  const int first = std::max(0, static_cast<int>((exposed.top() - kAxisHeight) / kLaneHeight));
+  const int last = std::min(laneCount() - 1, static_cast<int>((exposed.bottom() - kAxisHeight) / kLaneHeight));
+  for (int lane = first; lane <= last; ++lane) {
     const QRectF row(0, laneTop(lane), width(), kLaneHeight);
     if (lane % 2) p.fillRect(row, QColor(246, 246, 250));
     QString title = tr("no compile (checks, kernels)"), detail;
@@ -219,12 +240,11 @@ void TimelineView::paintLanes(QPainter& p) const {
       detail = c.ms >= 0 ? q(formatMs(c.ms)) : tr("no end logged");
       if (!c.dump.empty()) detail += QStringLiteral(" · ") + QFileInfo(q(c.dump)).fileName();
     }
-    p.setFont(bold);
-    p.setPen(shown ? QColor(20, 70, 160) : QColor(30, 30, 40));
-    p.drawText(QRectF(8, row.top() + 2, kLabelWidth - 14, 16), Qt::AlignLeft | Qt::AlignVCenter, title);
-    if (shown) {  // the compile whose graph the window shows
+    double titleWidth = kLabelWidth - 14;
+    if (shown) {  // the compile whose graph the window shows: a pill at the right of its title
       const QString tag = tr("shown above");
       const double w = p.fontMetrics().horizontalAdvance(tag) + 10;
+      titleWidth -= w + 6;
       const QRectF pill(kLabelWidth - 8 - w, row.top() + 3, w, 15);
       p.setPen(Qt::NoPen);
       p.setBrush(QColor(40, 100, 200));
@@ -232,6 +252,10 @@ void TimelineView::paintLanes(QPainter& p) const {
       p.setPen(Qt::white);
       p.drawText(pill, Qt::AlignCenter, tag);
     }
+    p.setFont(bold);
+    p.setPen(shown ? QColor(20, 70, 160) : QColor(30, 30, 40));
+    p.drawText(QRectF(8, row.top() + 2, titleWidth, 16), Qt::AlignLeft | Qt::AlignVCenter,
+               p.fontMetrics().elidedText(title, Qt::ElideRight, static_cast<int>(titleWidth)));
     p.setFont(base);
     p.setPen(QColor(100, 100, 110));
     const QString elided = p.fontMetrics().elidedText(detail, Qt::ElideMiddle, static_cast<int>(kLabelWidth - 14));
@@ -239,18 +263,15 @@ void TimelineView::paintLanes(QPainter& p) const {
   }
 }
 
-void TimelineView::paintMarks(QPainter& p) const {
+void TimelineView::paintMarks(QPainter& p, const QRectF& exposed) const {
   const Timeline& t = *timeline_;
   // A recompile's refusing entries, joined to the compile it caused by a dashed red line.
+  p.setPen(QPen(kRecompile, 1, Qt::DashLine));
   for (const Mark& m : marks_)
-    if (m.shape == Shape::Refused) {
-      for (const Mark& r : marks_)
-        if (r.shape == Shape::Recompile && r.event == m.event) {
-          p.setPen(QPen(kRecompile, 1, Qt::DashLine));
-          p.drawLine(m.rect.center(), r.rect.center());
-        }
-    }
+    if (m.shape == Shape::Refused && QRectF(m.rect.center(), m.joins).normalized().adjusted(-2, -2, 2, 2).intersects(exposed))
+      p.drawLine(m.rect.center(), m.joins);
   for (const Mark& m : marks_) {
+    if (!m.rect.adjusted(-4, -4, 4, 4).intersects(exposed)) continue;
     const bool selected = m.event == selected_;
     switch (m.shape) {
       case Shape::Bar: {

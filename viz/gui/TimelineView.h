@@ -47,19 +47,22 @@ class TimelineView : public QWidget {
     int event = -1;
     Shape shape = Shape::Dot;
     int priority = 0;  // the higher wins a click where marks overlap
+    QPointF joins;     // Refused: the centre of the recompile marker it is joined to
   };
-  void layoutMarks();
+  void layoutMarks() const;  // when marksDirty_: after a new timeline or a change of width
   double xOf(int64_t us) const;
   double laneTop(int lane) const;
   int laneCount() const;
+  // Each paints what meets `exposed` only: a log of thousands of compiles scrolls.
   void paintAxis(QPainter& p) const;
-  void paintLanes(QPainter& p) const;  // backgrounds and labels
-  void paintMarks(QPainter& p) const;
+  void paintLanes(QPainter& p, const QRectF& exposed) const;  // backgrounds and labels
+  void paintMarks(QPainter& p, const QRectF& exposed) const;
   void paintLegend(QPainter& p) const;
   QString tooltipFor(int event) const;
 
   std::shared_ptr<const Timeline> timeline_;
-  std::vector<Mark> marks_;
+  mutable std::vector<Mark> marks_;  // laid out lazily, on the first paint or hit test that needs them
+  mutable bool marksDirty_ = true;
   int selected_ = -1;
   std::string shownDump_;
 };

@@ -99,6 +99,7 @@ void buildSessions(Timeline& t) {
       t.compiles.back().run = e.run;
       t.compiles.back().compileId = e.compileId;
       s = static_cast<int>(t.compiles.size()) - 1;
+      t.sessionIndex[{e.run, e.compileId}] = s;
     }
     e.session = s;
     addToSession(t.compiles[static_cast<size_t>(s)], e, static_cast<int>(i));
@@ -184,9 +185,8 @@ std::string TimelineSummary::text() const {
 }
 
 int Timeline::session(int run, int64_t compileId) const {
-  for (size_t i = 0; i < compiles.size(); ++i)
-    if (compiles[i].run == run && compiles[i].compileId == compileId) return static_cast<int>(i);
-  return -1;
+  const auto it = sessionIndex.find({run, compileId});
+  return it == sessionIndex.end() ? -1 : it->second;
 }
 
 std::string Timeline::firstDump() const {

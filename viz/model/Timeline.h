@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstdint>
 #include <istream>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -115,6 +116,7 @@ struct Timeline {
   TimelineSummary summary;
   int64_t endUs = 0;                      // the axis's end
   int runs = 1;
+  std::map<std::pair<int, int64_t>, int> sessionIndex;  // (run, compile id) -> index in compiles
 
   int sessionOf(const TimelineEvent& e) const { return e.session; }
   int session(int run, int64_t compileId) const;  // index in compiles, or -1
