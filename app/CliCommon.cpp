@@ -7,6 +7,7 @@
 
 #include "engine/tensor/Storage.h"
 
+#include <filesystem>
 #include <iostream>
 
 namespace fathom::cli {
@@ -231,6 +232,12 @@ std::string mismatchLine(const Mismatch& m) {
   if (!m.source.empty()) line += "  at " + m.source;
   if (!m.module.empty()) line += "  in " + m.module;
   return line;
+}
+
+std::string loggedPath(const std::string& path) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(path, ec);
+  return ec ? path : absolute.lexically_normal().string();
 }
 
 }  // namespace fathom::cli

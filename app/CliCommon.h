@@ -51,6 +51,9 @@ void printErrorLine(std::string_view message);
 // memory-limit refusal) -> 2.
 int reportError(const Error& error);
 int usageError(std::string_view message);  // prints, returns 2
+// How a trace log names a file (a dump it wrote or read): absolute, so a viewer finds it from
+// wherever it runs; as given when that fails.
+std::string loggedPath(const std::string& path);
 // "1048576", "512K", "64M", "8G", "1T" (binary multiples; "MiB", "MB" and "m" read the same).
 std::optional<uint64_t> parseBytes(const std::string& text);
 // --seed's value: nothing when empty, else an integer from 0 to 2^64-1 (false: not one).

@@ -73,6 +73,7 @@ JitOptions jitOptions(const RunOptions& opts, TraceLog* log) {
   JitOptions j;
   j.checkInputs = !opts.unchecked;
   j.traceLog = log;
+  j.dumpPath = loggedPath(opts.dump);
   return j;
 }
 

@@ -5,7 +5,9 @@
 // and writes the dump: graph, ShapeEnv (symbols, ranges, sources, replacements) and every guard
 // with its provenance. --calls simulates a guarded cache: each call's input sizes are checked
 // against the entries compiled so far; a miss lists every failing guard of every entry and
-// retraces. --aot traces the training step instead (AOT autograd): joint, forward and backward
+// retraces; with -o every compiled entry's dump is written (OUT, OUT-stem.entry1.fathom.json, ...)
+// and the trace log names each compile's dump and each failing guard's entry, so a viewer can open
+// the graph a guard came from. --aot traces the training step instead (AOT autograd): joint, forward and backward
 // graphs, the partition (saved values with sizes and bytes) and the guards - with any late guard
 // the lazy backward added after the forward's guards were installed.
 #include <cstdio>
@@ -73,6 +75,7 @@ std::string failureText(const sym::GuardFailure& f) {
   if (!f.where.node.empty()) out += "\n          from %" + f.where.node + " = " + f.where.op;
   if (!f.where.source.empty()) out += "  at " + f.where.source;
   if (!f.where.module.empty()) out += "  in " + f.where.module;
+  if (f.where.node.empty() && !f.input.empty()) out += "\n          of input %" + f.input;
   if (!f.reason.empty()) out += "\n          why: " + f.reason;
   return out;
 }
@@ -101,7 +104,8 @@ struct Traced {
   std::vector<std::vector<int64_t>> sizes;
 };
 
-Result<Traced> traceOnce(const TraceOptions& o, const models::ModelOptions& mo, TraceLog* log, int64_t compileId) {
+Result<Traced> traceOnce(const TraceOptions& o, const models::ModelOptions& mo, TraceLog* log, int64_t compileId,
+                         std::vector<LogField> compileFields = {}) {
   auto model = models::buildModel(o.model, mo);
   FATHOM_TRY(model);
   ShapeTraceOptions so;
@@ -109,6 +113,7 @@ Result<Traced> traceOnce(const TraceOptions& o, const models::ModelOptions& mo, 
   so.shapes.duckSizing = !o.noDuckSizing;
   so.log = log;
   so.compileId = compileId;
+  so.compileFields = std::move(compileFields);
   auto t = traceWithShapes(**model, so);
   FATHOM_TRY(t);
   Traced out{std::move(*t), {}};
@@ -121,20 +126,113 @@ void addProducer(Dump& d, const TraceOptions& o) {
   d.producer.emplace_back("dynamic", o.dynamic ? "true" : "false");
 }
 
-int simulateCalls(const TraceOptions& o, models::ModelOptions mo, TraceLog& log) {
-  auto calls = parseCalls(o.calls);
-  if (!calls.ok()) return reportError(calls.error());
-  // Every call's options are checked before the first trace, so a bad one stops nothing halfway.
-  for (const CallSpec& c : *calls) {
+// Where --calls -o OUT writes compiled entry #k: OUT itself for #0, and for the others OUT's stem
+// with ".entryK" before its suffix (b.fathom.json -> b.entry1.fathom.json), so every graph the
+// session compiled - the one each recompile replaced included - can be opened and diffed.
+std::string entryDumpPath(const std::string& out, size_t entry) {
+  if (entry == 0) return out;
+  const std::string tag = ".entry" + std::to_string(entry);
+  for (const std::string suffix : {".fathom.json", ".json"})
+    if (out.size() > suffix.size() && out.ends_with(suffix)) return out.substr(0, out.size() - suffix.size()) + tag + suffix;
+  return out + tag;
+}
+
+// The state of a --calls session: the cache, each entry's dump, what --json prints.
+struct CallSession {
+  GuardedCache cache;
+  std::vector<std::string> entryDumps;  // as written (empty without -o)
+  Json calls = Json::array();
+  int64_t compiles = 0, hits = 0;
+};
+
+void serveHit(const TraceOptions& o, CallSession& s, TraceLog& log, size_t call, const CallSpec& c, size_t entry) {
+  ++s.hits;
+  const CacheEntry& e = s.cache.entries()[entry];
+  std::vector<LogField> fields = {{"call", c.text}, {"entry", static_cast<int64_t>(entry)}};
+  if (!s.entryDumps[entry].empty()) fields.push_back({"dump", loggedPath(s.entryDumps[entry])});
+  log.emit("cache_hit", e.compileId, "compile", fields);
+  s.calls.push_back({{"call", call + 1}, {"sizes", c.text}, {"result", "hit"}, {"entry", entry}, {"compile_id", e.compileId}});
+  if (!o.json) std::cout << "call " << call + 1 << "  " << c.text << "  hit   entry #" << entry << " (compiled for " << e.label << ")\n";
+}
+
+// The recompile event: every failing guard of every entry, each as guardFailureJson plus the
+// compile id and dump of the entry it failed, so a viewer opens the graph its node is in.
+void logRecompile(CallSession& s, TraceLog& log, int64_t compileId, const CallSpec& c, const CacheLookup& look) {
+  std::vector<std::string> reasons;
+  Json failures = Json::array();
+  for (const auto& [entry, fs] : look.failures)
+    for (const auto& f : fs) {
+      reasons.push_back("entry #" + std::to_string(entry) + ": " + oneLine(failureText(f)));
+      Json j = guardFailureJson(entry, f);
+      j["compile_id"] = s.cache.entries()[entry].compileId;
+      if (!s.entryDumps[entry].empty()) j["dump"] = loggedPath(s.entryDumps[entry]);
+      failures.push_back(std::move(j));
+    }
+  log.emit("recompile", compileId, "compile",
+           {{"call", c.text}, {"entries", static_cast<int64_t>(s.cache.entries().size())}, {"failing_guards", reasons},
+            {"failures", LogJson{failures.dump()}}});
+}
+
+Status compileMiss(const TraceOptions& o, CallSession& s, TraceLog& log, size_t call, const CallSpec& c,
+                   const models::ModelOptions& callOptions, const CacheLookup& look) {
+  const int64_t compileId = s.compiles++;
+  const size_t entry = s.cache.entries().size();
+  const std::string dumpPath = o.out.empty() ? std::string() : entryDumpPath(o.out, entry);
+  if (entry > 0) logRecompile(s, log, compileId, c, look);
+  std::vector<LogField> fields = {{"call", c.text}, {"entry", static_cast<int64_t>(entry)}};
+  if (!dumpPath.empty()) fields.push_back({"dump", loggedPath(dumpPath)});
+  auto traced = traceOnce(o, callOptions, &log, compileId, fields);
+  FATHOM_TRY(traced);
+  Dump& dump = traced->trace.dump;
+  auto guards = guardSetOf(dump.graphs.front().graph, *traced->trace.env);
+  FATHOM_TRY(guards);
+  s.cache.add({compileId, c.text, std::move(*guards)});
+  s.entryDumps.push_back(dumpPath);
+  if (!dumpPath.empty()) {
+    addProducer(dump, o);
+    dump.producer.emplace_back("call", c.text);
+    dump.producer.emplace_back("entry", std::to_string(entry));
+    FATHOM_TRY(saveDump(dump, dumpPath));
+  }
+  Json failures = Json::array();
+  for (const auto& [e, fs] : look.failures)
+    for (const auto& f : fs) failures.push_back(guardFailureJson(e, f));
+  s.calls.push_back({{"call", call + 1}, {"sizes", c.text}, {"result", "miss"}, {"entry", entry}, {"compile_id", compileId},
+                     {"failures", std::move(failures)}, {"trace", traceSummaryJson(traced->trace)},
+                     {"dump", dumpPath.empty() ? Json(nullptr) : Json(dumpPath)}});
+  if (o.json) return {};
+  std::cout << "call " << call + 1 << "  " << c.text << "  miss  compiled entry #" << entry << " ("
+            << plural(traced->trace.env->guards().size(), "guard") << ", " << millis(traced->trace.traceMs) << ")"
+            << (look.failures.empty() ? "  first call\n" : "\n");
+  for (const auto& [e, fs] : look.failures) {
+    std::cout << "      entry #" << e << " (" << s.cache.entries()[e].label << "): " << plural(fs.size(), "failing guard") << "\n";
+    for (const auto& f : fs) std::cout << "        " << failureText(f) << "\n";
+  }
+  return {};
+}
+
+// Each call's options, and each dump a call could write, are checked before the first trace, so
+// a bad one stops nothing halfway (every call may compile: entries #0 to #calls-1).
+Status checkCalls(const TraceOptions& o, const models::ModelOptions& mo, const std::vector<CallSpec>& calls) {
+  for (const CallSpec& c : calls) {
     models::ModelOptions callOptions = mo;
     callOptions.batch = c.batch;
     if (c.seq) callOptions.seq = c.seq;
     if (auto model = models::buildModel(o.model, callOptions); !model.ok())
-      return reportError(invalidInput("--calls " + c.text + ": " + model.error().message));
+      return invalidInput("--calls " + c.text + ": " + model.error().message);
   }
-  GuardedCache cache;
-  Json callsJson = Json::array();
-  int64_t compiles = 0, hits = 0;
+  for (size_t k = 0; !o.out.empty() && !o.force && k < calls.size(); ++k)
+    if (std::ifstream(entryDumpPath(o.out, k)).good())
+      return invalidInput("trace: " + entryDumpPath(o.out, k) + " exists (--calls may write " + o.out + " and " +
+                          entryDumpPath(o.out, 1) + ", ...); pass --force to overwrite it");
+  return {};
+}
+
+int simulateCalls(const TraceOptions& o, models::ModelOptions mo, TraceLog& log) {
+  auto calls = parseCalls(o.calls);
+  if (!calls.ok()) return reportError(calls.error());
+  if (auto checked = checkCalls(o, mo, *calls); !checked.ok()) return reportError(checked.error());
+  CallSession s;
   for (size_t i = 0; i < calls->size(); ++i) {
     const CallSpec& c = (*calls)[i];
     models::ModelOptions callOptions = mo;
@@ -142,56 +240,26 @@ int simulateCalls(const TraceOptions& o, models::ModelOptions mo, TraceLog& log)
     if (c.seq) callOptions.seq = c.seq;
     auto model = models::buildModel(o.model, callOptions);
     if (!model.ok()) return reportError(model.error());
-    const auto sizes = inputSizes(frontend::exampleInputs(**model));
-    CacheLookup look = cache.lookup(sizes);
-    Json j = {{"call", i + 1}, {"sizes", c.text}};
+    const CacheLookup look = s.cache.lookup(inputSizes(frontend::exampleInputs(**model)));
     if (look.hit) {
-      ++hits;
-      const CacheEntry& e = cache.entries()[*look.hit];
-      log.emit("cache_hit", e.compileId, "compile", {{"call", c.text}, {"entry", static_cast<int64_t>(*look.hit)}});
-      j["result"] = "hit";
-      j["entry"] = *look.hit;
-      j["compile_id"] = e.compileId;
-      if (!o.json) std::cout << "call " << i + 1 << "  " << c.text << "  hit   entry #" << *look.hit << " (compiled for " << e.label << ")\n";
-    } else {
-      Json failures = Json::array();
-      std::vector<std::string> reasons;
-      for (const auto& [entry, fs] : look.failures)
-        for (const auto& f : fs) {
-          failures.push_back(guardFailureJson(entry, f));
-          reasons.push_back("entry #" + std::to_string(entry) + ": " + oneLine(failureText(f)));
-        }
-      const int64_t compileId = compiles++;
-      if (!cache.entries().empty())
-        log.emit("recompile", compileId, "compile", {{"call", c.text}, {"failing_guards", reasons}});
-      auto traced = traceOnce(o, callOptions, &log, compileId);
-      if (!traced.ok()) return reportError(traced.error());
-      auto guards = guardSetOf(traced->trace.dump.graphs.front().graph, *traced->trace.env);
-      if (!guards.ok()) return reportError(guards.error());
-      const size_t entry = cache.add({compileId, c.text, std::move(*guards)});
-      j["result"] = "miss";
-      j["entry"] = entry;
-      j["compile_id"] = compileId;
-      j["failures"] = std::move(failures);
-      j["trace"] = traceSummaryJson(traced->trace);
-      if (!o.json) {
-        std::cout << "call " << i + 1 << "  " << c.text << "  miss  compiled entry #" << entry << " ("
-                  << plural(traced->trace.env->guards().size(), "guard") << ", " << millis(traced->trace.traceMs) << ")"
-                  << (look.failures.empty() ? "  first call\n" : "\n");
-        for (const auto& [e, fs] : look.failures) {
-          std::cout << "      entry #" << e << " (" << cache.entries()[e].label << "): " << plural(fs.size(), "failing guard") << "\n";
-          for (const auto& f : fs) std::cout << "        " << failureText(f) << "\n";
-        }
-      }
+      serveHit(o, s, log, i, c, *look.hit);
+    } else if (auto compiled = compileMiss(o, s, log, i, c, callOptions, look); !compiled.ok()) {
+      return reportError(compiled.error());
     }
-    callsJson.push_back(std::move(j));
   }
+  Json dumps = Json::array();
+  for (const auto& d : s.entryDumps)
+    if (!d.empty()) dumps.push_back(d);
   if (o.json) {
-    printJson({{"model", o.model}, {"dynamic", o.dynamic}, {"calls", std::move(callsJson)}, {"compiles", compiles}, {"hits", hits}});
-  } else {
-    std::cout << plural(calls->size(), "call") << ": " << plural(static_cast<size_t>(hits), "hit") << ", "
-              << plural(static_cast<size_t>(compiles), "compile") << "\n";
+    printJson({{"model", o.model}, {"dynamic", o.dynamic}, {"calls", std::move(s.calls)}, {"compiles", s.compiles},
+               {"hits", s.hits}, {"dumps", std::move(dumps)}});
+    return kExitOk;
   }
+  std::cout << plural(calls->size(), "call") << ": " << plural(static_cast<size_t>(s.hits), "hit") << ", "
+            << plural(static_cast<size_t>(s.compiles), "compile") << "\n";
+  for (size_t e = 0; e < s.entryDumps.size(); ++e)
+    if (!s.entryDumps[e].empty())
+      std::cout << "wrote " << s.entryDumps[e] << " (entry #" << e << ", compiled for " << s.cache.entries()[e].label << ")\n";
   return kExitOk;
 }
 
@@ -224,6 +292,7 @@ int runAotTrace(const TraceOptions& o, const models::ModelOptions& mo, TraceLog&
   ao.shapes.dynamic = o.dynamic;
   ao.shapes.shapes.duckSizing = !o.noDuckSizing;
   ao.shapes.log = &log;
+  if (!o.out.empty()) ao.shapes.compileFields = {{"dump", loggedPath(o.out)}};
   ao.partitioner = *partitioner;
   ao.backward = o.lazyBackward ? aot::BackwardTiming::Lazy : aot::BackwardTiming::Eager;
   auto compiled = aot::aotCompile(**model, ao);
@@ -299,7 +368,9 @@ int runTrace(const TraceOptions& o) {
   if (o.aot) return runAotTrace(o, mo, log);
   if (o.compiledAutograd) return runCompiledAutogradTrace({o.model, mo, o.out, o.force, o.json, o.steps});
 
-  auto traced = traceOnce(o, mo, &log, 0);
+  std::vector<LogField> compileFields;
+  if (!o.out.empty()) compileFields.push_back({"dump", loggedPath(o.out)});
+  auto traced = traceOnce(o, mo, &log, 0, compileFields);
   if (!traced.ok()) return reportError(traced.error());
   Dump& dump = traced->trace.dump;
   addProducer(dump, o);
@@ -343,7 +414,8 @@ Command addTraceCommand(CLI::App& parent) {
   app->add_option("--seq", o->seq, "Sequence length (bert, gpt2) or image size (resnet18)");
   app->add_flag("--dynamic", o->dynamic, "Make every input dimension symbolic (s0, s1, ...)");
   app->add_flag("--no-duck-sizing", o->noDuckSizing, "Give equal input sizes separate symbols");
-  app->add_option("-o,--output", o->out, "Write the dump (graph, shape_env with guards, example inputs) here");
+  app->add_option("-o,--output", o->out, "Write the dump (graph, shape_env with guards, example inputs) here; with --calls "
+                                          "entry #0's, and entry #K's to OUT's stem + .entryK.fathom.json");
   app->add_flag("--force", o->force, "Overwrite --output if it exists");
   app->add_option("--trace-log", o->traceLog, "Append the events (symbols, guards, compiles, recompiles) as JSON lines");
   app->add_option("--calls", o->calls, "Simulate calls with these input sizes, e.g. 8x128,4x128,4x64: hits, misses, reasons");
@@ -355,7 +427,7 @@ Command addTraceCommand(CLI::App& parent) {
   app->add_option("--steps", o->steps, "With --compiled-autograd: backward passes to run (default 3)");
   app->add_flag("--training", o->training, "Train mode: dropout active, batch norm on batch statistics (updates running stats)");
   app->add_flag("--json", o->json, "Print JSON: {model, dynamic, nodes, symbols, guards, ...}; with --calls "
-                                   "{calls: [{call, sizes, result, entry, failures: [...]}], compiles, hits}; with --aot "
+                                   "{calls: [{call, sizes, result, entry, failures: [...], dump}], compiles, hits, dumps}; with --aot "
                                    "{graphs, saved: [{name, kind, sizes, bytes}], saved_bytes, guards, late_guards, ...}");
   return {app, [o] { return runTrace(*o); }};
 }

@@ -7,6 +7,9 @@
 
 namespace fathom::testdata {
 const char* checkoutDir();
+// The built `fathom` CLI, for tests that need what only a command makes (a `trace --calls`
+// session's log and dumps: tests/viz/BertRecompileSession.h).
+const char* fathomCli();
 }
 
 #define FATHOM_TEST_DATA_DIR (::fathom::testdata::checkoutDir())

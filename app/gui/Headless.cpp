@@ -7,11 +7,15 @@
 #include <QImage>
 
 #include <iostream>
+#include <memory>
+#include <regex>
 
 #include "viz/gui/DumpLoader.h"
 #include "viz/gui/InterpPanel.h"
 #include "viz/gui/MainWindow.h"
 #include "viz/gui/MinifyPanel.h"
+#include "viz/gui/TimelinePanel.h"
+#include "viz/model/Timeline.h"
 
 namespace fathom::gui {
 
@@ -92,26 +96,63 @@ std::string driveInterpreter(const GuiOptions& o, fathom::viz::MainWindow& windo
 }
 
 // Headless: load, show the asked view, wait for background work, grab, write.
+// --event KIND[:N] on the timeline: selects the N-th (1-based) event of that kind and opens what
+// it names (a recompile: its --failing-guard, the first by default). Empty on success.
+std::string openTimelineEvent(fathom::viz::TimelinePanel& panel, const GuiOptions& o) {
+  using namespace fathom::viz;
+  const auto colon = o.event.find(':');
+  const std::string name = o.event.substr(0, colon);
+  int nth = 1;
+  if (colon != std::string::npos && !(std::regex_match(o.event.substr(colon + 1), std::regex("[1-9][0-9]{0,6}")) &&
+                                      (nth = std::stoi(o.event.substr(colon + 1))) > 0))
+    return "--event takes KIND or KIND:N (N from 1), e.g. recompile:2, not '" + o.event + "'";
+  const TimelineKind kind = timelineKindOf(name);
+  if (kind == TimelineKind::Other) return "--event: '" + name + "' is not an event kind (e.g. recompile, cache_hit, guard_added, compile_start)";
+  const int event = panel.findEvent(static_cast<int>(kind), nth - 1);
+  if (event < 0) return o.traceLog + ": no " + name + " event number " + std::to_string(nth) + " in the log";
+  const auto& failures = panel.timeline()->events[static_cast<size_t>(event)].failures;
+  if (o.failingGuard > static_cast<int>(failures.size()))
+    return "--failing-guard " + std::to_string(o.failingGuard) + ": the " + name + " has " + std::to_string(failures.size()) + " failing guard(s)";
+  if (o.failingGuard > 0 ? !panel.activateFailure(event, o.failingGuard - 1) : !panel.activateEvent(event)) panel.selectEvent(event);
+  return {};
+}
+
 }  // namespace
 
 int screenshot(const GuiOptions& o, int width, int height) {
   fathom::viz::LoadOptions load{o.keepUnknownOps, o.trustPaths};
-  auto loaded = fathom::viz::loadDumpForView(QString::fromStdString(o.dump), load);
-  if (!loaded.dump) return fail(loaded.error);
+  std::shared_ptr<const fathom::viz::Timeline> timeline;
+  std::string dump = o.dump;
+  if (!o.traceLog.empty()) {
+    auto read = fathom::viz::loadTimeline(o.traceLog);
+    if (!read.ok()) return fail(read.error().str());
+    timeline = std::make_shared<const fathom::viz::Timeline>(std::move(*read));
+    if (dump.empty()) dump = fathom::viz::resolveTimelineDump(o.traceLog, timeline->firstDump());
+  }
   fathom::viz::MainWindow window;
   window.resize(width, height);
   window.show();
-  window.showLoaded(loaded);
+  if (!dump.empty()) {
+    auto loaded = fathom::viz::loadDumpForView(QString::fromStdString(dump), load);
+    if (!loaded.dump) return fail(loaded.error);
+    window.showLoaded(loaded);
+  }
+  if (timeline) {
+    window.timelinePanel()->setTimeline(timeline);
+    window.showTimelinePanel();
+  }
   window.minifyPanel()->setLoadOptions(load);
   if (!o.graph.empty() && !window.selectGraph(QString::fromStdString(o.graph)))
-    return fail(o.dump + ": no graph named '" + o.graph + "' (the dump has: " + window.graphNames().join(", ").toStdString() + ")");
+    return fail(dump + ": no graph named '" + o.graph + "' (the dump has: " + window.graphNames().join(", ").toStdString() + ")");
   if (!o.expand.empty() && !window.expandGroup(QString::fromStdString(o.expand)))
-    return fail(o.dump + ": no group '" + o.expand + "' in graph '" + window.currentGraphName().toStdString() + "'");
+    return fail(dump + ": no group '" + o.expand + "' in graph '" + window.currentGraphName().toStdString() + "'");
   if (!o.breakAt.empty() || !o.checkReport.empty() || o.step > 0 || !o.runTo.empty())
-    if (const std::string error = driveInterpreter(o, window); !error.empty()) return fail(o.dump + ": " + error);
+    if (const std::string error = driveInterpreter(o, window); !error.empty()) return fail(dump + ": " + error);
   if (!o.select.empty() && !window.selectNode(QString::fromStdString(o.select)))
-    return fail(o.dump + ": no node '" + o.select + "' in graph '" + window.currentGraphName().toStdString() + "'");
+    return fail(dump + ": no node '" + o.select + "' in graph '" + window.currentGraphName().toStdString() + "'");
   if (!o.explain.empty()) window.explainSizes(QString::fromStdString(o.explain));
+  if (!o.event.empty())
+    if (const std::string error = openTimelineEvent(*window.timelinePanel(), o); !error.empty()) return fail(error);
   if (!o.diff.empty()) {
     window.compareWith(QString::fromStdString(o.diff), load);
     if (!settle(window)) return fail("the comparison did not finish within 60 s", 3);

@@ -9,7 +9,7 @@
 namespace fathom::gui {
 
 // What --panel takes (MainWindow::showPanel: the docks' object names).
-inline constexpr const char* kPanels = "guards, inspector, find, interp, diff or minify";
+inline constexpr const char* kPanels = "guards, inspector, find, interp, diff, minify or timeline";
 
 struct GuiOptions {
   std::string dump, screenshot, graph, select, expand, panel, size = "1600x1000", explain, diff, diffMode;
@@ -19,6 +19,8 @@ struct GuiOptions {
   std::string minify, minifyBackend;  // --minify PREDICATE ("repro": the repro's own), --minify-backend
   int minifyJobs = 1;
   size_t minifyStopAfter = 0;         // queries; 0: run to the end
+  std::string traceLog, event;  // the timeline: a trace log, and the event to open (KIND[:N])
+  int failingGuard = 0;         // with --event on a recompile: which failing guard (1-based)
 };
 
 // "fathom: MESSAGE" (control characters blanked) on stderr, as the CLI prints; returns `code`.

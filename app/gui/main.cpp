@@ -1,4 +1,4 @@
-// `fathom-gui [DUMP] [--screenshot OUT.png ...] [--diff OTHER_DUMP]`: the graph viewer (viz/gui/MainWindow). With
+// `fathom-gui [DUMP] [--trace-log LOG] [--diff OTHER_DUMP] [--screenshot OUT.png ...]`: the graph viewer (viz/gui/MainWindow). With
 // --screenshot it renders one view headless (QT_QPA_PLATFORM=offscreen unless a platform is set),
 // writes the PNG and exits: 0 when written, 2 with the CLI's one-line error for a bad file or
 // bad option, 3 when the view did not settle in time.
@@ -28,17 +28,17 @@ bool parseSize(const std::string& text, int* w, int* h) {
   return *w >= 200 && *h >= 150 && *w <= 8000 && *h <= 8000;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  fathom::gui::GuiOptions o;
-  CLI::App app{"fathom-gui: see a captured graph - the forward/backward split, the saved values, every guard back to its source line"};
+// Every flag of fathom-gui, into `o`.
+void addOptions(CLI::App& app, fathom::gui::GuiOptions& o) {
   app.add_option("DUMP", o.dump, "A dump, repro or PyTorch export (*.fathom.json) to open");
   app.add_option("--screenshot", o.screenshot, "Render headless into this PNG and exit (needs DUMP)");
   app.add_option("--graph", o.graph, "The graph tab to show (default: the joint graph when there is one, else the first)");
   app.add_option("--select", o.select, "Select this node (its name, with or without %) and center on it");
   app.add_option("--expand", o.expand, "Expand this group (its label or module path, e.g. encoder.layer.0)");
   app.add_option("--panel", o.panel, std::string("Bring this panel to the front: ") + kPanels);
+  app.add_option("--trace-log", o.traceLog, "Open this trace log (from --trace-log) in the timeline; without DUMP, the first compile's dump it names");
+  app.add_option("--event", o.event, "With --trace-log: open the N-th event of a kind, KIND[:N], e.g. recompile:2 (its graph, its node)");
+  app.add_option("--failing-guard", o.failingGuard, "With --event on a recompile: open this failing guard (1-based) instead of the first");
   app.add_option("--explain", o.explain, "Explain these sizes in the guards panel: s0=4,s1=600 or input_ids=4x600");
   app.add_option("--diff", o.diff, "Compare the shown graph (left) with OTHER_DUMP's graph of the same name, else its first (right)")
       ->type_name("OTHER_DUMP");
@@ -64,6 +64,14 @@ int main(int argc, char** argv) {
   app.footer("Exit codes (--screenshot): 0 written; 2 bad usage or a bad file (one line on stderr); 3 the view did not settle; "
              "1 (--minify) written, but the minification ended without a result (the input does not fail as asked, a bad predicate: "
              "its line on stderr).");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fathom::gui::GuiOptions o;
+  CLI::App app{"fathom-gui: see a captured graph - the forward/backward split, the saved values, every guard back to its source line"};
+  addOptions(app, o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -72,8 +80,10 @@ int main(int argc, char** argv) {
   }
   int width = 0, height = 0;
   if (!parseSize(o.size, &width, &height)) return fail("--size takes WxH between 200x150 and 8000x8000, e.g. 1600x1000");
+  if (!o.event.empty() && o.traceLog.empty()) return fail("--event needs --trace-log");
+  if (o.failingGuard < 0 || (o.failingGuard > 0 && o.event.empty())) return fail("--failing-guard takes N >= 1 and goes with --event");
   if (!o.screenshot.empty()) {
-    if (o.dump.empty()) return fail("--screenshot needs a DUMP to open");
+    if (o.dump.empty() && o.traceLog.empty()) return fail("--screenshot needs a DUMP or a --trace-log to open");
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     // Headless, stderr carries only the one-line contract: Qt's platform chatter ("XDG_RUNTIME_DIR
     // not set", offscreen plugin limits) is dropped unless FATHOM_GUI_DEBUG is set.
@@ -103,5 +113,6 @@ int main(int argc, char** argv) {
     });
     poll->start(50);
   }
+  if (!o.traceLog.empty()) window.openTraceLog(QString::fromStdString(o.traceLog));
   return QApplication::exec();
 }

@@ -83,11 +83,16 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
   const bool lazy = options.backward == BackwardTiming::Lazy;
   TraceLog* log = options.shapes.log;
   const int64_t id = options.shapes.compileId;
+  auto withCompileFields = [&options](std::vector<LogField> fields) {
+    const auto& extra = options.shapes.compileFields;
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    return fields;
+  };
   if (log) {
     connectTraceLog(env, *log, id);
-    log->emit("compile_start", id, "aot", {{"dynamic", options.shapes.dynamic},
-                                          {"partitioner", std::string(partitionerName(options.partitioner))},
-                                          {"backward", std::string(lazy ? "lazy" : "eager")}});
+    log->emit("compile_start", id, "aot", withCompileFields({{"dynamic", options.shapes.dynamic},
+                                                             {"partitioner", std::string(partitionerName(options.partitioner))},
+                                                             {"backward", std::string(lazy ? "lazy" : "eager")}}));
   }
   struct Unlisten {
     sym::ShapeEnv& env;
@@ -107,7 +112,7 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
   FATHOM_TRY(parts);
   out.partitionMs = msSince(start);
   if (log) {
-    log->emit("graph_captured", id, "aot", {{"graph", "joint"}, {"nodes", static_cast<int64_t>(joint->graph.size())}});
+    log->emit("graph_captured", id, "aot", withCompileFields({{"graph", "joint"}, {"nodes", static_cast<int64_t>(joint->graph.size())}}));
     log->emit("partition", id, "partition",
               {{"partitioner", parts->info.partitioner}, {"saved", static_cast<int64_t>(parts->info.saved.size())},
                {"saved_bytes", parts->info.savedBytes()}, {"forward_nodes", static_cast<int64_t>(parts->forward.size())},
@@ -121,13 +126,14 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
   for (size_t i = out.installedGuards; i < env.guards().size(); ++i) {
     const auto& g = env.guards()[i];
     out.lateGuards.push_back({i, g.expr.str(), g.where, g.reason});
-    if (log) log->emit("late_guard", id, g.where.stage, {{"expr", g.expr.str()}, {"node", g.where.node},
-                                                          {"source", g.where.source}, {"reason", g.reason}});
+    if (log) log->emit("late_guard", id, g.where.stage, {{"expr", g.expr.str()}, {"node", g.where.node}, {"op", g.where.op},
+                                                          {"source", g.where.source}, {"module", g.where.module},
+                                                          {"reason", g.reason}});
   }
   if (log) {
     log->emit("backward_compiled", id, "aot-backward", {{"when", std::string(lazy ? "first backward" : "forward")},
                                                          {"guards", static_cast<int64_t>(env.guards().size())}});
-    log->emit("compile_end", id, "aot", {{"ms", out.traceMs + out.partitionMs + out.compileMs}});
+    log->emit("compile_end", id, "aot", withCompileFields({{"ms", out.traceMs + out.partitionMs + out.compileMs}}));
   }
   Dump& d = out.dump;
   d.producer = {{"tool", "fathom"}, {"version", FATHOM_VERSION}};

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstring>
+#include <type_traits>
 
 namespace fathom {
 
@@ -28,7 +29,16 @@ void TraceLog::emit(std::string_view event, int64_t compileId, std::string_view 
   j["compile_id"] = compileId;
   j["stage"] = stage;
   j["time_us"] = elapsedUs();
-  for (const auto& f : fields) std::visit([&](const auto& v) { j[f.key] = v; }, f.value);
+  for (const auto& f : fields) {
+    if (const auto* json = std::get_if<LogJson>(&f.value)) {
+      auto parsed = nlohmann::ordered_json::parse(json->text, nullptr, /*allow_exceptions=*/false);
+      j[f.key] = parsed.is_discarded() ? nlohmann::ordered_json(json->text) : std::move(parsed);
+      continue;
+    }
+    std::visit([&](const auto& v) {
+      if constexpr (!std::is_same_v<std::decay_t<decltype(v)>, LogJson>) j[f.key] = v;
+    }, f.value);
+  }
   // Replace, never throw, on invalid UTF-8 (node names come from user files).
   out_ << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
   out_.flush();  // an interrupted run keeps every event up to the interruption

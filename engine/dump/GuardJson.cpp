@@ -102,6 +102,7 @@ ojson guardFailureJson(size_t entry, const sym::GuardFailure& f) {
   j["kind"] = f.kind;
   j["expr"] = f.expr;
   j["actual"] = f.actual;
+  j["input"] = f.input;
   putProvenance(j, f.where, f.reason, GuardJsonForm::Report);
   return j;
 }

@@ -51,7 +51,8 @@ nlohmann::ordered_json specializationJson(const sym::Specialization& s, GuardJso
 nlohmann::ordered_json guardListingJson(const sym::ShapeEnv* env, const std::string& file);
 
 // A check of compiled entry `entry` that a call failed (`fathom trace --calls`):
-// {entry, kind, expr, actual, stage, node, op, args, source, module, reason}.
+// {entry, kind, expr, actual, input, stage, node, op, args, source, module, reason}; input names
+// the placeholder a check without provenance is about (GuardFailure::input).
 nlohmann::ordered_json guardFailureJson(size_t entry, const sym::GuardFailure& f);
 // A guard known by its text and provenance (the late guards of `trace --aot --lazy-backward`):
 // {expr, stage, node, op, args, source, module, reason}.

@@ -47,7 +47,11 @@ Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptio
   hooks.beforeNode = [&env](const frontend::NodeContext& c) {
     env.setContext({c.stage == "backward" ? "aot-backward" : "trace", c.node, c.op, c.source, c.module, c.argNames});
   };
-  if (options.log) options.log->emit("compile_start", options.compileId, "trace", {{"dynamic", options.dynamic}});
+  auto withCompileFields = [&options](std::vector<LogField> fields) {
+    fields.insert(fields.end(), options.compileFields.begin(), options.compileFields.end());
+    return fields;
+  };
+  if (options.log) options.log->emit("compile_start", options.compileId, "trace", withCompileFields({{"dynamic", options.dynamic}}));
   const auto start = std::chrono::steady_clock::now();
   auto dump = frontend::trace(model, hooks);
   out.traceMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -58,10 +62,10 @@ Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptio
   if (options.log) {
     const Graph& g = out.dump.graphs.front().graph;
     options.log->emit("graph_captured", options.compileId, "trace",
-                      {{"graph", out.dump.graphs.front().name}, {"nodes", static_cast<int64_t>(g.size())},
-                       {"symbols", static_cast<int64_t>(env.symbols().size())},
-                       {"guards", static_cast<int64_t>(env.guards().size())}});
-    options.log->emit("compile_end", options.compileId, "trace", {{"ms", out.traceMs}});
+                      withCompileFields({{"graph", out.dump.graphs.front().name}, {"nodes", static_cast<int64_t>(g.size())},
+                                         {"symbols", static_cast<int64_t>(env.symbols().size())},
+                                         {"guards", static_cast<int64_t>(env.guards().size())}}));
+    options.log->emit("compile_end", options.compileId, "trace", withCompileFields({{"ms", out.traceMs}}));
   }
   return out;
 }

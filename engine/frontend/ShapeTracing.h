@@ -18,6 +18,9 @@ struct ShapeTraceOptions {
   sym::ShapeEnvOptions shapes;   // duck sizing, 0/1 specialization
   TraceLog* log = nullptr;       // events go here when set
   int64_t compileId = 0;
+  // Added to the compile's compile_start, graph_captured and compile_end events: what the
+  // caller knows of it, e.g. the call's sizes ("call") and the dump it is written to ("dump").
+  std::vector<LogField> compileFields;
 };
 
 // The defaults with symbolic input sizes.

@@ -27,6 +27,7 @@ void emitCompileEvents(const CompiledGraph& cg, const JitOptions& options) {
     std::vector<LogField> fields = {{"graph", options.graphName}, {"kernel", k.planned->name},
                                     {"kind", std::string(kernelKindName(k.planned->kind))}, {"nodes", nodes},
                                     {"code", std::string(k.fn ? "llvm" : "eager")}};
+    if (!options.dumpPath.empty()) fields.push_back({"dump", options.dumpPath});
     if (k.fn) {
       const KernelSource source = generated < stats.sources.size() ? stats.sources[generated] : KernelSource::Compiled;
       ++generated;
@@ -43,10 +44,11 @@ void emitCompileEvents(const CompiledGraph& cg, const JitOptions& options) {
     const Node& p = cg.ordered().node(placeholders[i]);
     const auto* m = p.val.tryAs<TensorMeta>();
     if (!m || trust[i].kernel.empty()) continue;
-    log->emit("compile_assumption", 0, "compile",
-              {{"graph", options.graphName}, {"input", p.name}, {"sizes", texts(m->sizes)}, {"strides", texts(m->strides)},
-               {"kernel", trust[i].kernel}, {"nodes", trust[i].nodes},
-               {"check", std::string(options.checkInputs ? "runtime" : "unchecked")}});
+    std::vector<LogField> fields = {{"graph", options.graphName}, {"input", p.name}, {"sizes", texts(m->sizes)},
+                                    {"strides", texts(m->strides)}, {"kernel", trust[i].kernel}, {"nodes", trust[i].nodes},
+                                    {"check", std::string(options.checkInputs ? "runtime" : "unchecked")}};
+    if (!options.dumpPath.empty()) fields.push_back({"dump", options.dumpPath});
+    log->emit("compile_assumption", 0, "compile", fields);
   }
 }
 

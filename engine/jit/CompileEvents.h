@@ -1,7 +1,8 @@
 // The trace-log events of a jit compile (JitOptions::traceLog), at stage "compile":
-//   kernel_compiled     {graph, kernel, kind, nodes, code: llvm|eager, why, source: compiled|disk
-//                        cache|memory, compile_ms (the module's time shared by the kernels in it)}
-//   compile_assumption  {graph, input, sizes, strides, kernel, nodes, check: runtime|unchecked}:
+//   kernel_compiled     {graph, kernel, kind, nodes, code: llvm|eager, dump (when known), why,
+//                        source: compiled|disk cache|memory, compile_ms (the module's time shared
+//                        by the kernels in it)}
+//   compile_assumption  {graph, input, sizes, strides, kernel, nodes, check: runtime|unchecked, dump}:
 //                        the layout the generated code trusts for an input and the kernel that
 //                        reads it with it - the one assumption the jit adds, checked before each
 //                        run unless --unchecked (Inductor's assert_size_stride)

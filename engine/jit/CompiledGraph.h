@@ -39,6 +39,7 @@ struct JitOptions {
   // event per input (the layout the kernels trust, who trusts it, checked at run time or not).
   TraceLog* traceLog = nullptr;
   std::string graphName;  // for the events
+  std::string dumpPath;   // for the events: the dump the graph came from, when known
 };
 
 // One kernel of the plan as compiled: generated (fn set) or run on the eager kernels, and why.

@@ -204,7 +204,7 @@ Result<GuardSet> GuardSet::compile(const ShapeEnv& env, const std::vector<Guarde
         }
         GuardFailure info{e.isConstant() ? "static" : "duck", dimSource(in.name, d) + " == " + e.str(),
                           e.isConstant() ? "the trace saw this size as a constant" : "the trace gave these sizes one symbol (duck sizing)",
-                          {}, {}};
+                          {}, {}, {}};
         if (auto rawSymbol = raw.asSymbol()) {
           if (const Specialization* sp = specializationOf(env, symbolName(*rawSymbol))) {
             info.kind = "specialization";
@@ -237,11 +237,11 @@ Result<GuardSet> GuardSet::compile(const ShapeEnv& env, const std::vector<Guarde
         p->addCheck(SymRel::Ge, emitSym, info.range.lo,
                     {"range", info.name + " >= " + std::to_string(info.range.lo),
                      info.range.lo == 2 ? "sizes 0 and 1 are specialized; " + info.name + " was traced as " + std::to_string(info.hint)
-                                        : "value range of " + info.name, {}, {}});
+                                        : "value range of " + info.name, {}, {}, {}});
       if (info.range.lo != ValueRange::kNegInf) p->checks.back().symbols = {static_cast<int32_t>(s)};
       if (info.range.hi != ValueRange::kPosInf)
         p->addCheck(SymRel::Le, emitSym, info.range.hi,
-                    {"range", info.name + " <= " + std::to_string(info.range.hi), "value range of " + info.name, {}, {}});
+                    {"range", info.name + " <= " + std::to_string(info.range.hi), "value range of " + info.name, {}, {}, {}});
       if (info.range.hi != ValueRange::kPosInf) p->checks.back().symbols = {static_cast<int32_t>(s)};
     }
     for (const auto& g : env.guards()) {
@@ -250,7 +250,7 @@ Result<GuardSet> GuardSet::compile(const ShapeEnv& env, const std::vector<Guarde
       const Relation& r = *checked;
       FATHOM_TRY(bound(r.lhs));
       FATHOM_TRY(bound(r.rhs));
-      p->addCheck(r.rel, [&] { p->emit(r.lhs); }, r.rhs, {"guard", r.str(), g.reason, g.where, {}});
+      p->addCheck(r.rel, [&] { p->emit(r.lhs); }, r.rhs, {"guard", r.str(), g.reason, g.where, {}, {}});
       p->checks.back().symbols = r.difference().symbols();
     }
   } catch (const OpError& e) {
@@ -293,7 +293,7 @@ std::vector<GuardFailure> GuardSet::failures(const std::vector<std::vector<int64
     for (size_t i = 0; i < p.ranks.size(); ++i) expected += (i ? ", " : "") + std::to_string(p.ranks[i]);
     for (size_t i = 0; i < sizes.size(); ++i) actual += (i ? ", " : "") + std::to_string(sizes[i].size());
     out.push_back({"rank", std::to_string(p.ranks.size()) + " inputs of ranks [" + expected + "]",
-                   "the number and ranks of inputs are fixed per entry", {}, "[" + actual + "]"});
+                   "the number and ranks of inputs are fixed per entry", {}, "[" + actual + "]", {}});
     return out;
   }
   std::vector<int64_t> values(p.slots.size());
@@ -302,9 +302,13 @@ std::vector<GuardFailure> GuardSet::failures(const std::vector<std::vector<int64
     if (p.holds(c, values.data(), sizes)) continue;
     GuardFailure f = c.info;
     std::string actual;
-    if (c.input >= 0)
+    if (c.input >= 0) {
       actual = dimSource(p.inputNames[static_cast<size_t>(c.input)], c.dim) + " = " +
                std::to_string(sizes[static_cast<size_t>(c.input)][static_cast<size_t>(c.dim)]);
+      f.input = p.inputNames[static_cast<size_t>(c.input)];
+    } else if (f.kind == "range" && c.symbols.size() == 1) {
+      f.input = p.inputNames[static_cast<size_t>(p.slots[static_cast<size_t>(c.symbols.front())].input)];
+    }
     for (int32_t s : c.symbols)
       actual += (actual.empty() ? "" : ", ") + p.slotNames[static_cast<size_t>(s)] + " = " + std::to_string(values[static_cast<size_t>(s)]);
     f.actual = std::move(actual);

@@ -33,6 +33,10 @@ struct GuardFailure {
   std::string reason;   // the guard's recorded reason, or what the check stands for
   GuardContext where;   // provenance (empty for rank/static/duck/range checks)
   std::string actual;   // "s0 = 4, s1 = 64" or "x.size(1) = 512"
+  // The input (placeholder) a check without provenance is about: the one whose dimension a
+  // static, duck or specialization check reads, or the one that binds a range check's symbol
+  // (s0 >= 2: input_ids, where s0 is input_ids.size(0)). Empty for rank checks and guards.
+  std::string input;
 };
 
 // A recorded guard as the cache checks it: with the env's final replacements applied. Nothing

@@ -9,6 +9,9 @@
 # stops it in flight with --minify-stop-after) before the shot. Bad input: a bad dump exits 2
 # with the CLI's one line; a bad --graph / --select / --size exits 2 naming it; a minification
 # without a result exits 1 with the CLI's line.
+# selection, and the timeline of a `trace --calls` session; the PNGs are written and not blank. Bad
+# input: a bad dump or trace log exits 2 with the CLI's one line; a bad --graph / --select / --size /
+# --event exits 2 naming it.
 #   usage: gui_test.sh PATH/TO/fathom-gui SOURCE_ROOT PATH/TO/fathom
 set -u
 CLI=$3
@@ -73,7 +76,7 @@ checks=$((checks + 1))
 grep -q "^minify: cancelled: the best so far, 16 -> [0-9]* nodes, is kept; result: " "$T/out" || fail "--minify-stop-after: got $(cat "$T/out")"
 exits 1 "fathom: --predicate must be" samples/mlp.fathom.json --screenshot "$T/minify-bad.png" --minify segfault
 exits 1 "does not raise an error under backend eager" samples/mlp.fathom.json --screenshot "$T/minify-bad.png" --minify exception
-usage_error "--panel: no panel named 'nope' (guards, inspector, find, interp, diff or minify)" samples/mlp.fathom.json --screenshot "$T/x.png" --panel nope
+usage_error "--panel: no panel named 'nope' (guards, inspector, find, interp, diff, minify or timeline)" samples/mlp.fathom.json --screenshot "$T/x.png" --panel nope
 usage_error "--minify requires --screenshot" samples/mlp.fathom.json --minify crash
 usage_error "--minify-jobs requires --minify" samples/mlp.fathom.json --screenshot "$T/x.png" --minify-jobs 2
 # A repro brings its own predicate and backend ("repro"): the minified repro is already minimal.
@@ -95,6 +98,21 @@ usage_error "--run-to: No node 'nope'" "$L" --screenshot "$T/x.png" --run-to nop
 usage_error "--run-to: %t already ran" "$L" --screenshot "$T/x.png" --step 6 --run-to t
 usage_error "--check-report: " "$L" --screenshot "$T/x.png" --check-report "$T/missing.json"
 usage_error "--break: no node or op 'nope'" "$L" --screenshot "$T/x.png" --break nope
+# The timeline of a recompile session: with no DUMP, the first compile's dump opens; --event opens
+# the second recompile's third failing guard (entry #1's dump, attention_mask selected).
+"$CLI" trace bert --dynamic --calls 8x128,4x64,1x64,8x1 -o "$T/tl.fathom.json" --trace-log "$T/tl.jsonl" >/dev/null 2>&1 ||
+  fail "fathom trace bert --calls failed"
+ok --trace-log "$T/tl.jsonl" --event recompile:2 --failing-guard 3 --screenshot "$T/timeline.png" --size 1400x900
+png_ok "$T/timeline.png" 1400x900
+ok "$T/tl.entry2.fathom.json" --trace-log "$T/tl.jsonl" --panel timeline --screenshot "$T/timeline-panel.png" --size 1200x800
+png_ok "$T/timeline-panel.png" 1200x800
+usage_error "no recompile event number 3" --trace-log "$T/tl.jsonl" --event recompile:3 --screenshot "$T/x.png"
+usage_error "'nope' is not an event kind" --trace-log "$T/tl.jsonl" --event nope --screenshot "$T/x.png"
+usage_error "the recompile has 4 failing guard(s)" --trace-log "$T/tl.jsonl" --event recompile:2 --failing-guard 9 --screenshot "$T/x.png"
+usage_error "samples/mlp.fathom.json: line 1: not a trace log" --trace-log samples/mlp.fathom.json --screenshot "$T/x.png"
+usage_error "--event needs --trace-log" samples/mlp.fathom.json --event recompile --screenshot "$T/x.png"
+checks=$((checks + 1))
+[ -e "$T/x.png" ] && fail "a PNG was written for a bad --trace-log or --event"
 
 for bad in samples/bad/cycle.json samples/bad/empty.json; do
   expected=$("$CLI" info "$bad" 2>&1 >/dev/null)

@@ -118,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), cache_(std::make_
   statusBar()->addPermanentWidget(cancel_);
   buildMinifyPanel();
   buildInterp();
+  buildTimeline();
   buildMenus();
 }
 
@@ -198,6 +199,7 @@ void MainWindow::setView(std::shared_ptr<const DumpView> view) {
   addRecent(view_->path);
   minifyViewChanged();
   interpSetView();
+  Q_EMIT viewChanged();
 }
 
 GraphTab* MainWindow::currentTab() const { return static_cast<GraphTab*>(tabs_->currentWidget()); }
@@ -217,7 +219,7 @@ QString MainWindow::currentGraphName() const {
 QString MainWindow::errorText() const { return errorText_; }
 
 bool MainWindow::idle() const {
-  if (loading_ != 0 || !guards_->idle() || !diffIdle() || !interpIdle()) return false;
+  if (loading_ != 0 || !guards_->idle() || !diffIdle() || !interpIdle() || !timelineIdle()) return false;
   for (int i = 0; i < tabs_->count(); ++i)
     if (!static_cast<GraphTab*>(tabs_->widget(i))->idle()) return false;
   return true;

@@ -31,6 +31,7 @@ class MinifyPanel;
 class Navigator;
 struct DiffBuild;
 struct DiffRequest;
+class TimelinePanel;
 struct DumpView;
 
 class MainWindow : public QMainWindow {
@@ -73,6 +74,20 @@ class MainWindow : public QMainWindow {
   DiffPanel* diffPanel() const { return diffPanel_; }
   QString diffError() const { return diffError_; }  // why the last comparison failed, empty if it did not
   InterpPanel* interpPanel() const { return interp_; }
+  QString dumpPath() const;         // the dump shown, "" when none
+
+  // The compile-session timeline (MainWindowTimeline.cpp): reads a trace log in the background;
+  // with no dump shown, opens the first compile's dump the log names.
+  void openTraceLog(const QString& path);
+  void showTimelinePanel();         // raises the Timeline dock at a height its lanes fit in
+  // Shows `dump` (opening it when another is shown), `graph`, selects `node` and outlines `mark`;
+  // the status bar says `why`.
+  void openTimelineTarget(const QString& dump, const QString& graph, const QString& node, const QStringList& mark = {},
+                          const QString& why = {});
+  TimelinePanel* timelinePanel() const { return timeline_; }
+
+ Q_SIGNALS:
+  void viewChanged();               // a dump is shown (its tabs were rebuilt)
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -108,6 +123,10 @@ class MainWindow : public QMainWindow {
   void interpSelectionChanged();
   void showInterp(const QStringList& changed, const QString& followGraph, int32_t followNode);
   bool interpIdle() const;
+  void buildTimeline();             // MainWindowTimeline.cpp: the dock, its menu, the pending target
+  void buildTimelineMenu();
+  void applyTimelineTarget();
+  bool timelineIdle() const;
 
   std::shared_ptr<const DumpView> view_;
   std::shared_ptr<LayoutCache> cache_;
@@ -130,6 +149,10 @@ class MainWindow : public QMainWindow {
   QAction* overlayAction_ = nullptr;
   int diffLoading_ = 0;  // generation of the comparison being built; 0: none
   QString diffError_;
+  TimelinePanel* timeline_ = nullptr;
+  QStringList timelineTarget_;      // why, dump, graph, node, nodes to mark: waiting for the dump to load
+  bool openFirstDump_ = false;
+  bool timelineApplyQueued_ = false;  // the target is applied after the load's own status message
 };
 
 }  // namespace fathom::viz

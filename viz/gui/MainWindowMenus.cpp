@@ -82,6 +82,7 @@ void MainWindow::buildMenus() {
   buildCompareMenu();
   buildMinifyMenu();
   buildDebugMenu();
+  buildTimelineMenu();
 }
 
 void MainWindow::addRecent(const QString& path) {

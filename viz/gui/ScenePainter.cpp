@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -307,6 +308,12 @@ void paintLegend(QPainter& p, QPointF at, const Scene* scene) {
     for (const auto& item : scene->items) present[static_cast<size_t>(markRank(item.mark))] = true;
     for (size_t m = present.size(); m-- > 2;)  // not None or Same
       if (present[m]) entries.push_back({markColor(static_cast<NodeMark>(m)), QColor(90, 90, 100), QString::fromUtf8(markName(static_cast<NodeMark>(m)))});
+    // The outlines on show that say something about a guard or a search.
+    auto shown = [scene](Highlight h) {
+      return std::any_of(scene->items.begin(), scene->items.end(), [h](const SceneItem& item) { return item.highlight == h; });
+    };
+    if (shown(Highlight::Guard)) entries.push_back({Qt::white, kGuard, QStringLiteral("failing guard's node (outline)")});
+    if (shown(Highlight::Find)) entries.push_back({Qt::white, kFind, QStringLiteral("found (outline)")});
   }
   const QFontMetricsF fm(p.font());
   double w = 0;

@@ -4,10 +4,15 @@
 // guards were installed and is reported as a late guard, with its provenance.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
 #include <mutex>
 
 #include "engine/aot/AotCompile.h"
 #include "engine/autograd/Formula.h"
+#include "engine/core/TraceLog.h"
 #include "engine/frontend/OpCall.h"
 #include "engine/frontend/Functional.h"
 #include "tests/engine/IdentityTestOp.h"
@@ -78,6 +83,36 @@ TEST(AotBackwardTiming, LazyBackwardReportsTheLateGuardWithProvenance) {
   EXPECT_NE(g.where.source.find("tests/engine/aot/LateGuardTest.cpp:"), std::string::npos) << g.where.source;
   EXPECT_NE(g.expr.find("s0"), std::string::npos) << g.expr;
   EXPECT_LT(c->installedGuards, c->env->guards().size());
+}
+
+// In the trace log, the late guard names the node, op and module it came from (a viewer selects
+// that node), and the compile's events carry the caller's fields: the dump it is written to.
+TEST(AotBackwardTiming, TraceLogNamesTheLateGuardsNodeAndTheDump) {
+  registerPairsOp();
+  PairsModel model;
+  const std::string path = ::testing::TempDir() + "late-guard.jsonl";
+  std::remove(path.c_str());
+  auto log = TraceLog::open(path);
+  ASSERT_TRUE(log.ok()) << log.error().str();
+  AotOptions o = dynamicWith(BackwardTiming::Lazy);
+  o.shapes.log = &*log;
+  o.shapes.compileFields = {{"dump", std::string("/tmp/pairs.fathom.json")}};
+  auto c = aotCompile(model, o);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  ASSERT_FALSE(c->lateGuards.empty());
+  nlohmann::json late, end;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line);
+    if (j["event"] == "late_guard" && late.is_null()) late = j;
+    if (j["event"] == "compile_end") end = j;
+  }
+  ASSERT_FALSE(late.is_null());
+  EXPECT_EQ(late["node"], c->lateGuards.front().where.node);
+  EXPECT_FALSE(late["node"].get<std::string>().empty());
+  EXPECT_EQ(late["op"], "aten.view.default");
+  EXPECT_TRUE(late.contains("module") && late.contains("source"));
+  EXPECT_EQ(end["dump"], "/tmp/pairs.fathom.json");
 }
 
 TEST(AotBackwardTiming, StaticShapesHaveNoGuardsToBeLate) {

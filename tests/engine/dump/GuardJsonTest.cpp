@@ -88,9 +88,9 @@ TEST(GuardJson, DumpAndListingUseTheSameEncoders) {
 
 // A failing check of the cache and a late guard carry the listing's provenance keys.
 TEST(GuardJson, FailuresAndLateGuardsCarryTheProvenance) {
-  const sym::GuardFailure f{"guard", "s1 < 512", "slice end", where({"x"}), "s1 = 600"};
+  const sym::GuardFailure f{"guard", "s1 < 512", "slice end", where({"x"}), "s1 = 600", ""};
   EXPECT_EQ(guardFailureJson(1, f).dump(),
-            R"j({"entry":1,"kind":"guard","expr":"s1 < 512","actual":"s1 = 600","stage":"trace","node":"slice_1",)j"
+            R"j({"entry":1,"kind":"guard","expr":"s1 < 512","actual":"s1 = 600","input":"","stage":"trace","node":"slice_1",)j"
             R"j("op":"aten.slice.Tensor","args":["x"],"source":"Bert.cpp:88","module":"embeddings","reason":"slice end"})j");
   EXPECT_EQ(guardProvenanceJson("s1 < 512", where({}), "slice end").dump(),
             R"j({"expr":"s1 < 512","stage":"trace","node":"slice_1","op":"aten.slice.Tensor","args":[],)j"

@@ -156,7 +156,9 @@ TEST(GuardSet, ChecksInputsAndListsEveryFailure) {
   EXPECT_EQ(failures[0].kind, "range");
   EXPECT_EQ(failures[0].expr, "s0 >= 2");
   EXPECT_EQ(failures[0].actual, "s0 = 1");
+  EXPECT_EQ(failures[0].input, "input_ids");  // the input that binds s0: its placeholder is the provenance
   EXPECT_EQ(failures[1].kind, "guard");
+  EXPECT_EQ(failures[1].input, "");  // a recorded guard has its own provenance
   EXPECT_EQ(failures[1].expr, "Eq(Mod(s1, 2), 0)");
   EXPECT_EQ(failures[1].where.node, "view_3");
   EXPECT_EQ(failures[1].where.source, "samples/models/Bert.cpp:40");
@@ -167,6 +169,7 @@ TEST(GuardSet, ChecksInputsAndListsEveryFailure) {
   EXPECT_EQ(staticMiss[0].kind, "static");
   EXPECT_EQ(staticMiss[0].expr, "weight.size(1) == 768");
   EXPECT_EQ(staticMiss[0].actual, "weight.size(1) = 512");
+  EXPECT_EQ(staticMiss[0].input, "weight");
 }
 
 TEST(GuardSet, ReplacedSymbolsCarryTheirProvenance) {
