@@ -3,11 +3,23 @@
 // into an input drops everything upstream of it, the first needed node included. Here every
 // computed node of the best becomes an output of its own first, so a node cut into an input takes
 // nothing else with it; then chunks of op nodes are cut into inputs (and dropped as outputs),
-// halving down to single nodes, latest first. What stays is the needed nodes, each returned,
+// halving down to single nodes, earliest first. What stays is the needed nodes, each returned,
 // with what lies between them cut away: fx_minifier's "delta debugging" + "remove outputs"
 // shape. Taken when it leaves fewer op nodes than the best (verified fresh, as every best).
 // Ending on single nodes with none removable, it checks 1-minimality with respect to removing
 // any one op node.
+//
+// It runs right after truncate suffix and remove outputs (issue 25's side-by-side bench,
+// tests/bench/MinifyPredicatesBench.cpp, BERT-12 forward), because it finds k needed nodes
+// among n in about 2k log n queries where the walking passes take time linear in a distance:
+// output-to-operands walks up one node per step from where truncate suffix's binary search
+// landed - far from the culprit when independent nodes (weight transposes) break the search's
+// monotonicity: 182 queries for a culprit a layer away -, and nodes-to-inputs halves down to
+// single nodes over the whole chain between two needed nodes, starting over after each success
+// (636 queries). Earliest first: the passes before it leave the output at or just past the
+// culprit, so the early chunks go first and each halving costs one query, not two.
+// First it asks the returned op nodes alone (everything else cut into inputs): with one culprit,
+// returned, that is the end in one query.
 #include <algorithm>
 #include <set>
 
@@ -36,7 +48,7 @@ std::optional<Cut> removeNodes(const Cut& cut, const std::vector<int32_t>& nodes
   return c;
 }
 
-// ddmin over `nodes` (the candidates for removal, latest first) on `trial`: chunks that can go,
+// ddmin over `nodes` (the candidates for removal, earliest first) on `trial`: chunks that can go,
 // halving down to single nodes; the nodes removed leave `nodes`.
 void removeChunks(PassContext& context, Best& trial, std::vector<int32_t>& nodes) {
   for (size_t chunk = std::max<size_t>(nodes.size() / 2, 1); !nodes.empty() && !context.stopRequested();) {
@@ -62,26 +74,44 @@ void removeChunks(PassContext& context, Best& trial, std::vector<int32_t>& nodes
   }
 }
 
+std::set<int32_t> returnedNodes(const Cut& cut) {
+  std::set<int32_t> out;
+  for (const Value& v : cut.outputs)
+    if (const auto* r = v.tryAs<NodeRef>()) out.insert(r->index);
+  return out;
+}
+
+// The returned op nodes alone: every other computed node cut into an input. Taken when it still
+// fails (verified, as every best).
+bool keepReturnedAlone(PassContext& context) {
+  Best& best = context.best();
+  const std::set<int32_t> returned = returnedNodes(best.cut);
+  Cut alone = best.cut;
+  for (int32_t i : context.computed(best))
+    if (!returned.count(i) && context.hasRealValue(i)) alone.inputs.push_back(i);
+  if (alone.inputs.size() == best.cut.inputs.size()) return false;
+  normalizeInputs(alone);
+  return context.replaceWithFirstFailing(best, {alone}, true).has_value();
+}
+
 }  // namespace
 
 bool runSplitAtNeeded(PassContext& context) {
   Best& best = context.best();
+  const bool improved = keepReturnedAlone(context);
   std::vector<int32_t> nodes;
   for (int32_t i : context.computed(best))
     if (context.hasRealValue(i)) nodes.push_back(i);
-  if (nodes.size() < 2) return false;
+  if (nodes.size() < 2 || context.stopRequested()) return improved;
   Cut exposed = best.cut;
-  std::set<int32_t> returned;
-  for (const Value& v : exposed.outputs)
-    if (const auto* r = v.tryAs<NodeRef>()) returned.insert(r->index);
+  const std::set<int32_t> returned = returnedNodes(exposed);
   for (int32_t i : nodes)
     if (!returned.count(i)) exposed.outputs.emplace_back(NodeRef{i});
   Best trial = best;
-  if (!context.replaceWithFirstFailing(trial, {exposed}, false, false)) return false;  // more outputs change the failure
-  std::reverse(nodes.begin(), nodes.end());
+  if (!context.replaceWithFirstFailing(trial, {exposed}, false, false)) return improved;  // more outputs change the failure
   removeChunks(context, trial, nodes);
-  if (callCount(trial.candidate) >= callCount(best.candidate)) return false;
-  return context.accept(best, std::move(trial));
+  if (callCount(trial.candidate) >= callCount(best.candidate)) return improved;
+  return context.accept(best, std::move(trial)) || improved;
 }
 
 }  // namespace fathom::minify

@@ -15,11 +15,9 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 
@@ -27,7 +25,7 @@
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/Interpreter.h"
 #include "minifier/Minify.h"
-#include "tests/bench/PythonScript.h"
+#include "tests/bench/MinifyBenchSupport.h"
 
 namespace fathom {
 namespace {
@@ -86,16 +84,7 @@ minify::Verdict executesCulprit(const minify::Candidate& c, const std::string& c
   return {interp.reached(), "raised: " + out.error().str()};
 }
 
-size_t callsIn(const Graph& g) {
-  size_t n = 0;
-  for (const auto& node : g.nodes()) n += node.kind == NodeKind::Call;
-  return n;
-}
-
-double torchFigure(const std::string& key) {
-  auto it = gTorch.find(key);
-  return it == gTorch.end() ? -1 : std::stod(it->second);
-}
+double torchFigure(const std::string& key) { return figureOf(gTorch, key); }
 
 void BM_MinifyBert12(benchmark::State& state, const std::string& graphName, Mode mode) {
   const Graph* g = gDump.graph(graphName);
@@ -111,23 +100,17 @@ void BM_MinifyBert12(benchmark::State& state, const std::string& graphName, Mode
   options.jobs = mode.jobs;
   options.spillFile = (gWorkDir / "values.bin").string();  // as `fathom minify` does
   Measured m;
-  options.onQuery = [&m](const minify::MinifyStats&, const char* pass) { ++m.queriesByPass[pass]; };
   for (auto _ : state) {
     gProbesHere = 0;
-    m.queriesByPass.clear();
-    const auto start = std::chrono::steady_clock::now();
-    auto r = minify::minify(*g, *inputs, oracle, options);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::filesystem::remove(options.spillFile);
-    if (!r.ok()) return state.SkipWithError(r.error().str().c_str());
-    if (!r->originalFails) return state.SkipWithError(("the original does not fail: " + r->originalWhat).c_str());
-    if (m.queries == 0 || seconds < m.seconds) m.seconds = seconds;
-    m.queries = r->stats.queries;
-    size_t reported = 0;
-    for (const auto& [pass, count] : m.queriesByPass) reported += count;
-    if (m.queries > reported) m.queriesByPass["the original"] += m.queries - reported;  // not seen by onQuery
-    m.nodes = r->best.graph.size();
-    m.calls = callsIn(r->best.graph);
+    TimedMinify t = timedMinify(*g, *inputs, oracle, options);
+    if (!t.result.ok()) return state.SkipWithError(t.result.error().str().c_str());
+    const minify::MinifyResult& r = *t.result;
+    if (!r.originalFails) return state.SkipWithError(("the original does not fail: " + r.originalWhat).c_str());
+    if (m.queries == 0 || t.seconds < m.seconds) m.seconds = t.seconds;
+    m.queries = r.stats.queries;
+    m.queriesByPass = std::move(t.queriesByPass);
+    m.nodes = r.best.graph.size();
+    m.calls = callsIn(r.best.graph);
     m.probesHere = gProbesHere;
   }
   gMeasured[graphName + "/" + mode.name] = m;
@@ -147,27 +130,6 @@ void registerBenchmarks() {
           ->Iterations(1)
           ->Unit(benchmark::kSecond)
           ->UseRealTime();
-}
-
-// The figures PyTorch's side printed, from DIR/torch.txt when an earlier run left them there.
-std::map<std::string, std::string> torchReference(const std::filesystem::path& dir) {
-  const auto saved = dir / "torch.txt";
-  std::map<std::string, std::string> out;
-  if (std::ifstream in(saved); in) {
-    for (std::string line; std::getline(in, line);)
-      if (auto space = line.find(' '); space != std::string::npos) out[line.substr(0, space)] = line.substr(space + 1);
-    if (out.count("dump") && std::filesystem::exists(out["dump"])) return out;
-    out.clear();
-  }
-  std::printf("exporting the 12-layer BERT-base forward + backward and minifying them with PyTorch's minifier...\n");
-  std::fflush(stdout);
-  out = runTorchScript("minify_bert_torch.py", "--out '" + dir.string() + "'");
-  if (out.count("dump")) {
-    std::ofstream keep(saved);
-    for (const auto& [k, v] : out)
-      if (k != "output") keep << k << ' ' << v << '\n';
-  }
-  return out;
 }
 
 void printSummary() {
@@ -219,23 +181,15 @@ int main(int argc, char** argv) {
   }
   int n = static_cast<int>(rest.size());
   benchmark::Initialize(&n, rest.data());
-  const bool temporary = dir.empty();
-  if (temporary) dir = std::filesystem::temp_directory_path() / ("fathom-minify-bench-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  gTorch = torchReference(dir);
-  int rc = 0;
-  if (!gTorch.count("dump")) {
-    std::printf("PyTorch reference unavailable (needs /usr/bin/python3 with python3-torch): %s%s\n",
-                gTorch.count("error") ? gTorch["error"].c_str() : "", gTorch.count("output") ? gTorch["output"].c_str() : "");
-  } else if (auto d = loadDump(gTorch["dump"]); !d.ok()) {
-    std::printf("cannot load the export: %s\n", d.error().str().c_str());
-    rc = 1;
-  } else {
-    gDump = std::move(*d);
+  const bool temporary = prepareWorkDir(dir, "fathom-minify-bench-");
+  gTorch = cachedTorchReference(dir, "torch.txt", "minify_bert_torch.py", "--out '" + dir.string() + "'",
+                                "exporting the 12-layer BERT-base forward + backward and minifying them with PyTorch's minifier...");
+  const int rc = withTorchExport(gTorch, [](Dump&& d) {
+    gDump = std::move(d);
     registerBenchmarks();
     benchmark::RunSpecifiedBenchmarks();
     printSummary();
-  }
+  });
   if (temporary) std::filesystem::remove_all(dir);  // an ~800 MB side file: do not leave it in /tmp
   return rc;
 }

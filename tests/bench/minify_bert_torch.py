@@ -87,25 +87,34 @@ def capture(model, inputs):
     return gms, args
 
 
-def torch_minify(gm, inputs, culprit):
-    """(queries, nodes, calls, seconds) of functorch's minifier, its chatter discarded."""
-    queries = [0]
-
+def culprit_fails(culprit):
+    """The failure: the candidate still executes the culprit call."""
     def module_fails(mod, inps):
-        queries[0] += 1
         try:
             with torch.no_grad():
                 CulpritInterpreter(mod, culprit).run(*inps)
         except CulpritExecuted:
             return True
         return False
+    return module_fails
+
+
+def torch_minify(gm, inputs, module_fails):
+    """(queries, nodes, calls, seconds, call names) of functorch's minifier under
+    `module_fails(mod, inps)`, its chatter discarded."""
+    queries = [0]
+
+    def counted(mod, inps):
+        queries[0] += 1
+        return module_fails(mod, inps)
 
     start = time.perf_counter()
     with contextlib.redirect_stdout(io.StringIO()):
-        small, _ = minifier(gm, list(inputs), module_fails, dump_state=lambda *_: None)
+        small, _ = minifier(gm, list(inputs), counted, dump_state=lambda *_: None)
     seconds = time.perf_counter() - start
     nodes = list(small.graph.nodes)
-    return queries[0], len(nodes), sum(n.op == "call_function" for n in nodes), seconds
+    calls = [n.name for n in nodes if n.op == "call_function"]
+    return queries[0], len(nodes), len(calls), seconds, calls
 
 
 def main():
@@ -130,7 +139,7 @@ def main():
         print(f"culprit_{g} {culprit}")
         print(f"nodes_{g} {len(nodes)}")
         print(f"calls_{g} {sum(n.op == 'call_function' for n in nodes)}")
-        queries, small_nodes, small_calls, seconds = torch_minify(gm, args[g], culprit)
+        queries, small_nodes, small_calls, seconds, _ = torch_minify(gm, args[g], culprit_fails(culprit))
         print(f"torch_queries_{g} {queries}")
         print(f"torch_nodes_{g} {small_nodes}")
         print(f"torch_calls_{g} {small_calls}")

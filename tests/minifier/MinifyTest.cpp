@@ -68,19 +68,29 @@ TEST(MinifyTest, ASingleCulpritInAThousandNodesMinifiesToTheCulpritAndItsInput) 
   EXPECT_FALSE(r->best.inputs[0].data.empty());
 }
 
+// A failure that needs two tanh nodes: while it lives, tanh's kernel throws from its second call
+// in a probe on (the first one's kernel marks, the second throws).
+class SecondTanhThrows {
+ public:
+  minify::Oracle oracle() {
+    return [this](const minify::Candidate& c) {
+      seen_ = 0;
+      return throwsInTanh(c);
+    };
+  }
+
+ private:
+  int seen_ = 0;
+  KernelOverride fault_{"aten.tanh.default", [this](const ValueList& args, const OpFn& original) -> ValueList {
+                          if (++seen_ >= 2) throw OpError("miscompiled tanh");
+                          return original(args);
+                        }};
+};
+
 TEST(MinifyTest, TwoInteractingCulpritsAreBothKept) {
-  // Fails only when two tanh nodes both run: the first one's kernel marks, the second throws.
-  int seen = 0;
-  KernelOverride fault("aten.tanh.default", [&seen](const ValueList& args, const OpFn& original) -> ValueList {
-    if (++seen >= 2) throw OpError("miscompiled tanh");
-    return original(args);
-  });
+  SecondTanhThrows failure;
   const Graph g = chain(200, {60, 140});
-  auto oracle = [&seen](const minify::Candidate& c) {
-    seen = 0;
-    return throwsInTanh(c);
-  };
-  auto r = minify::minify(g, seeded(g), oracle);
+  auto r = minify::minify(g, seeded(g), failure.oracle());
   ASSERT_TRUE(r.ok()) << r.error().str();
   EXPECT_EQ(callsOf(r->best.graph, "aten.tanh.default"), 2u);
   // Cutting the chain between them into an input would drop the first culprit - unless it is
@@ -88,6 +98,20 @@ TEST(MinifyTest, TwoInteractingCulpritsAreBothKept) {
   // "remove outputs" does). The two tanh, each on an input (or one shared by merge-inputs).
   EXPECT_EQ(callsOf(r->best.graph), 2u);
   EXPECT_GE(r->best.graph.placeholders().size(), 1u);
+}
+
+// Issue 25: two needed nodes far apart on a chain. Run before split-at-needed, nodes-to-inputs
+// tried the chain between them node by node, again after each success (594 queries here);
+// split-at-needed runs first and finds both by halving.
+TEST(MinifyTest, TwoDistantCulpritsAreFoundByHalvingNotNodeByNode) {
+  SecondTanhThrows failure;
+  const Graph g = chain(400, {60, 340});
+  auto r = minify::minify(g, seeded(g), failure.oracle());
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_EQ(callsOf(r->best.graph), 2u);
+  EXPECT_EQ(callsOf(r->best.graph, "aten.tanh.default"), 2u);
+  std::printf("two culprits in 400 nodes: %zu queries\n", r->stats.queries);
+  EXPECT_LT(r->stats.queries, 100u);
 }
 
 TEST(MinifyTest, AFlakyAnswerIsReAskedAndNotTaken) {

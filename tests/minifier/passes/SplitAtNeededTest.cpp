@@ -43,11 +43,14 @@ TEST(SplitAtNeededPassTest, KeepsTwoDistantCulpritsAndCutsTheChainBetween) {
   EXPECT_EQ(r->best.graph.size(), calls(r->best.graph) + r->best.inputs.size() + 1) << "inputs, the two ops, the output";
 }
 
-// Alone, on a single culprit, it ends where nodes-to-inputs does: tanh on an input.
+// Alone, on a single culprit, it ends where nodes-to-inputs does: tanh on an input - and, the
+// culprit being returned, by asking the returned node alone once (then verifying it), without
+// returning every node and halving.
 TEST(SplitAtNeededPassTest, AloneItCutsASingleCulpritsUpstream) {
   GraphBuilder b;
   b.output({b.call("aten.tanh.default", {b.call("aten.neg.default", {b.call("aten.abs.default", {testing::inputX(b)})})})});
-  testing::expectPassAloneShrinks("split-at-needed", b, 5, 3);
+  auto r = testing::expectPassAloneShrinks("split-at-needed", b, 5, 3);
+  EXPECT_EQ(r.stats.queries, 3u) << "the original, the returned tanh alone, its verification";
 }
 
 }  // namespace

@@ -1,0 +1,111 @@
+// What the two minifier benches (MinifyBench.cpp, MinifyPredicatesBench.cpp) share: one timed
+// minification with its queries by pass, counting a result's op nodes, the work folder, and their
+// PyTorch side's figures kept there, so a rerun with --work-dir does not export BERT and run
+// PyTorch's minifier again.
+#pragma once
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "engine/dump/Dump.h"
+#include "engine/graph/Graph.h"
+#include "minifier/Minify.h"
+#include "tests/bench/PythonScript.h"
+
+namespace fathom {
+
+// Call nodes: what FX counts as call_function nodes (ops, getitem), the "op nodes" of a result.
+inline size_t callsIn(const Graph& g) {
+  size_t n = 0;
+  for (const auto& node : g.nodes()) n += node.kind == NodeKind::Call;
+  return n;
+}
+
+// One minification and its wall time; the queries by pass (options.onQuery's counts; the ones it
+// does not see - the original's - under "the original"). The spill file is removed after it.
+struct TimedMinify {
+  Result<minify::MinifyResult> result = invalidInput("not run");
+  double seconds = 0;
+  std::map<std::string, size_t> queriesByPass;
+};
+
+inline TimedMinify timedMinify(const Graph& g, const std::vector<ExampleInput>& inputs, const minify::Oracle& oracle,
+                               minify::MinifyOptions options) {
+  TimedMinify t;
+  options.onQuery = [&t](const minify::MinifyStats&, const char* pass) { ++t.queriesByPass[pass]; };
+  const auto start = std::chrono::steady_clock::now();
+  t.result = minify::minify(g, inputs, oracle, options);
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!options.spillFile.empty()) std::filesystem::remove(options.spillFile);
+  if (!t.result.ok()) return t;
+  size_t reported = 0;
+  for (const auto& [pass, count] : t.queriesByPass) reported += count;
+  if (t.result->stats.queries > reported) t.queriesByPass["the original"] += t.result->stats.queries - reported;
+  return t;
+}
+
+// A number of the PyTorch side's "key value" lines; -1 when it did not print it.
+inline double figureOf(const std::map<std::string, std::string>& torch, const std::string& key) {
+  auto it = torch.find(key);
+  return it == torch.end() ? -1 : std::stod(it->second);
+}
+
+// `script ARGS` (tests/bench/SCRIPT, which writes its dump into `dir` and prints "dump PATH"),
+// or the figures an earlier run with the same ARGS saved in dir/SAVED while its dump is still
+// there. `what` is printed before a fresh run (it takes minutes).
+inline std::map<std::string, std::string> cachedTorchReference(const std::filesystem::path& dir, const std::string& saved,
+                                                               const std::string& script, const std::string& args,
+                                                               const char* what) {
+  std::map<std::string, std::string> out;
+  if (std::ifstream in(dir / saved); in) {
+    for (std::string line; std::getline(in, line);)
+      if (auto space = line.find(' '); space != std::string::npos) out[line.substr(0, space)] = line.substr(space + 1);
+    if (out["args"] == args && out.count("dump") && std::filesystem::exists(out["dump"])) return out;
+    out.clear();
+  }
+  std::printf("%s\n", what);
+  std::fflush(stdout);
+  out = runTorchScript(script, args);
+  out["args"] = args;
+  if (out.count("dump")) {
+    std::ofstream keep(dir / saved);
+    for (const auto& [k, v] : out)
+      if (k != "output") keep << k << ' ' << v << '\n';
+  }
+  return out;
+}
+
+// The work folder: `dir` when given, else a fresh one under the temporary folder (named after
+// `prefix` and this process), which the caller removes at the end; true when temporary.
+inline bool prepareWorkDir(std::filesystem::path& dir, const std::string& prefix) {
+  const bool temporary = dir.empty();
+  if (temporary) dir = std::filesystem::temp_directory_path() / (prefix + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return temporary;
+}
+
+// Loads the dump the PyTorch side exported and hands it to `run`; says why not when PyTorch is
+// missing (exit status 0: nothing to compare with) or the export does not load (1).
+inline int withTorchExport(std::map<std::string, std::string>& torch, const std::function<void(Dump&&)>& run) {
+  if (!torch.count("dump")) {
+    std::printf("PyTorch reference unavailable (needs /usr/bin/python3 with python3-torch): %s%s\n",
+                torch.count("error") ? torch["error"].c_str() : "", torch.count("output") ? torch["output"].c_str() : "");
+    return 0;
+  }
+  auto d = loadDump(torch["dump"]);
+  if (!d.ok()) {
+    std::printf("cannot load the export: %s\n", d.error().str().c_str());
+    return 1;
+  }
+  run(std::move(*d));
+  return 0;
+}
+
+}  // namespace fathom
