@@ -29,7 +29,7 @@ TraceValue convert(const ojson& j) {
       break;
     case ojson::value_t::object:
       v.kind = TraceValue::Kind::Object;
-      for (const auto& [key, value] : j.items()) v.fields.emplace_back(key, convert(value));
+      for (const auto& [key, value] : j.items()) v.fields.push_back(TraceField{key, convert(value)});
       break;
     default: break;
   }

@@ -17,6 +17,8 @@
 
 namespace fathom {
 
+struct TraceField;
+
 struct TraceValue {
   enum class Kind : uint8_t { Null, Bool, Integer, Number, String, List, Object };
   Kind kind = Kind::Null;
@@ -25,11 +27,18 @@ struct TraceValue {
   double number = 0;     // Number, and Integer as a double
   std::string string;    // String: the string; any other kind: its compact JSON text
   std::vector<TraceValue> items;                           // List
-  std::vector<std::pair<std::string, TraceValue>> fields;  // Object, in the line's order
+  std::vector<TraceField> fields;                          // Object, in the line's order
 
   const TraceValue* find(std::string_view key) const;      // an Object's field, else null
   const std::string& text() const { return string; }
   bool isNumber() const { return kind == Kind::Integer || kind == Kind::Number; }
+};
+
+// An Object's field. A struct rather than std::pair: a pair may not hold the still-incomplete
+// TraceValue (libstdc++ asserts it under clang, the fuzz build's compiler).
+struct TraceField {
+  std::string key;
+  TraceValue value;
 };
 
 // The line's object, whose "event" is a string; else an error saying what the line is instead:

@@ -31,7 +31,7 @@ TEST(TraceLogRead, ReadsBackWhatTraceLogWrites) {
   auto v = readTraceLogLine(line);
   ASSERT_TRUE(v.ok()) << v.error().str();
   ASSERT_EQ(v->kind, TraceValue::Kind::Object);
-  EXPECT_EQ(v->fields[0].first, "event");  // the line's order
+  EXPECT_EQ(v->fields[0].key, "event");  // the line's order
   EXPECT_EQ(v->find("event")->text(), "recompile");
   EXPECT_EQ(v->find("compile_id")->integer, 3);
   EXPECT_EQ(v->find("call")->text(), "8x1");
