@@ -70,18 +70,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), cache_(std::make_
   inspector_ = new InspectorPanel(this);
   guards_ = new GuardsPanel(this);
   find_ = new FindPanel(this);
-  auto dock = [this](QWidget* w, const QString& title, const QString& name, Qt::DockWidgetArea area) {
-    auto* d = new QDockWidget(title, this);
-    d->setObjectName(name);
-    d->setWidget(w);
-    addDockWidget(area, d);
-    return d;
-  };
-  QDockWidget* inspectorDock = dock(inspector_, tr("Inspector"), QStringLiteral("inspector"), Qt::RightDockWidgetArea);
-  QDockWidget* findDock = dock(find_, tr("Find"), QStringLiteral("find"), Qt::RightDockWidgetArea);
-  QDockWidget* guardsDock = dock(guards_, tr("Guards"), QStringLiteral("guards"), Qt::BottomDockWidgetArea);
-  tabifyDockWidget(inspectorDock, findDock);
-  inspectorDock->raise();
+  QDockWidget* inspectorDock = addPanelDock(inspector_, tr("Inspector"), QStringLiteral("inspector"), Qt::RightDockWidgetArea);
+  addPanelDock(find_, tr("Find"), QStringLiteral("find"), Qt::RightDockWidgetArea, QStringLiteral("inspector"));
+  QDockWidget* guardsDock = addPanelDock(guards_, tr("Guards"), QStringLiteral("guards"), Qt::BottomDockWidgetArea);
   resizeDocks({inspectorDock}, {420}, Qt::Horizontal);
   resizeDocks({guardsDock}, {190}, Qt::Vertical);
 
@@ -123,6 +114,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), cache_(std::make_
 }
 
 MainWindow::~MainWindow() = default;
+
+QDockWidget* MainWindow::addPanelDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area,
+                                      const QString& tabWith) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(name);
+  dock->setWidget(panel);
+  addDockWidget(area, dock);
+  if (tabWith.isEmpty()) return dock;
+  if (auto* front = findChild<QDockWidget*>(tabWith)) {
+    tabifyDockWidget(front, dock);
+    front->raise();  // the new panel waits behind it until asked for
+  }
+  return dock;
+}
 
 void MainWindow::openDialog() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open a dump"), QString(), tr("Fathom dumps (*.fathom.json *.json);;All files (*)"));

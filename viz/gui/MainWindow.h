@@ -12,6 +12,7 @@
 
 #include "viz/gui/DumpLoader.h"
 
+class QDockWidget;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -94,6 +95,10 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
 
  private:
+  // A dock holding `panel`, found by `name` (showPanel); with `tabWith`, tabbed behind that dock,
+  // which stays in front.
+  QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area,
+                            const QString& tabWith = {});
   void buildMenus();
   void openDialog();
   void exportDialog(bool wholeGraph);

@@ -27,14 +27,7 @@ constexpr size_t kMaxCarriedSelection = 20;  // a group's worth would expand gro
 
 void MainWindow::buildCompareMenu() {
   diffPanel_ = new DiffPanel(this);
-  auto* dock = new QDockWidget(tr("Diff"), this);
-  dock->setObjectName(QStringLiteral("diff"));
-  dock->setWidget(diffPanel_);
-  addDockWidget(Qt::RightDockWidgetArea, dock);
-  if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector"))) {
-    tabifyDockWidget(inspector, dock);
-    inspector->raise();
-  }
+  addPanelDock(diffPanel_, tr("Diff"), QStringLiteral("diff"), Qt::RightDockWidgetArea, QStringLiteral("inspector"));
   connect(diffPanel_, &DiffPanel::entryActivated, this, [this](int entry) {
     if (diffView_) diffView_->selectEntry(entry);
   });

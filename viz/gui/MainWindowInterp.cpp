@@ -15,14 +15,7 @@ namespace fathom::viz {
 
 void MainWindow::buildInterp() {
   interp_ = new InterpPanel(this);
-  auto* dock = new QDockWidget(tr("Interpreter"), this);
-  dock->setObjectName(QStringLiteral("interp"));
-  dock->setWidget(interp_);
-  addDockWidget(Qt::BottomDockWidgetArea, dock);
-  if (auto* guards = findChild<QDockWidget*>(QStringLiteral("guards"))) {
-    tabifyDockWidget(guards, dock);
-    guards->raise();
-  }
+  QDockWidget* dock = addPanelDock(interp_, tr("Interpreter"), QStringLiteral("interp"), Qt::BottomDockWidgetArea, QStringLiteral("guards"));
   // The table and the lists need more height than the guards' 190 px: grow the bottom docks when
   // the interpreter comes to the front.
   connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {

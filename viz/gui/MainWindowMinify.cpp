@@ -27,14 +27,7 @@ constexpr size_t kRevealUpTo = 200;
 
 void MainWindow::buildMinifyPanel() {
   minify_ = new MinifyPanel(this);
-  auto* dock = new QDockWidget(tr("Minifier"), this);
-  dock->setObjectName(QStringLiteral("minify"));
-  dock->setWidget(minify_);
-  addDockWidget(Qt::RightDockWidgetArea, dock);
-  if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector"))) {
-    tabifyDockWidget(inspector, dock);
-    inspector->raise();
-  }
+  addPanelDock(minify_, tr("Minifier"), QStringLiteral("minify"), Qt::RightDockWidgetArea, QStringLiteral("inspector"));
   connect(tabs_, &QTabWidget::currentChanged, this, [this] { minify_->setGraph(currentGraphName()); });
   connect(minify_, &MinifyPanel::started, this, [this](const QString& graph) {
     if (GraphTab* t = minifiedTab(graph)) {

@@ -28,12 +28,7 @@ bool samePath(const QString& a, const QString& b) {
 
 void MainWindow::buildTimeline() {
   timeline_ = new TimelinePanel(this);
-  auto* dock = new QDockWidget(tr("Timeline"), this);
-  dock->setObjectName(QStringLiteral("timeline"));
-  dock->setWidget(timeline_);
-  addDockWidget(Qt::BottomDockWidgetArea, dock);
-  if (auto* guards = findChild<QDockWidget*>(QStringLiteral("guards"))) tabifyDockWidget(guards, dock);
-  if (auto* guards = findChild<QDockWidget*>(QStringLiteral("guards"))) guards->raise();
+  addPanelDock(timeline_, tr("Timeline"), QStringLiteral("timeline"), Qt::BottomDockWidgetArea, QStringLiteral("guards"));
   connect(timeline_, &TimelinePanel::targetRequested, this, &MainWindow::openTimelineTarget);
   connect(timeline_, &TimelinePanel::loaded, this, [this] {
     const bool openFirst = std::exchange(openFirstDump_, false);
