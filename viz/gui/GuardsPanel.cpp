@@ -9,7 +9,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QThreadPool>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -20,6 +19,7 @@
 #include "engine/symbolic/ExplainSizesText.h"
 #include "engine/symbolic/GuardCheck.h"
 #include "engine/symbolic/GuardExplain.h"
+#include "viz/gui/SerialPool.h"
 
 namespace fathom::viz {
 
@@ -32,12 +32,8 @@ constexpr int kSourceRole = Qt::UserRole + 2; // file:line
 
 // Z3's context is shared by every query of the process: one analysis at a time.
 QThreadPool& solverPool() {
-  static QThreadPool* pool = [] {
-    auto* p = new QThreadPool;
-    p->setMaxThreadCount(1);
-    return p;
-  }();
-  return *pool;
+  static QPointer<QThreadPool> slot;
+  return serialPool(slot);
 }
 
 struct ExplainOutcome {

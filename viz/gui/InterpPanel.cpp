@@ -9,12 +9,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QThreadPool>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "engine/dump/CheckReportJson.h"
 #include "engine/dump/Dump.h"
+#include "viz/gui/SerialPool.h"
 #include "viz/model/InterpSession.h"
 
 namespace fathom::viz {
@@ -23,12 +23,8 @@ namespace {
 
 // One operation at a time, on one thread: a session is never used by two threads at once.
 QThreadPool& interpPool() {
-  static QThreadPool* pool = [] {
-    auto* p = new QThreadPool;
-    p->setMaxThreadCount(1);
-    return p;
-  }();
-  return *pool;
+  static QPointer<QThreadPool> slot;
+  return serialPool(slot);
 }
 
 std::string errorOf(const Status& s) { return s.ok() ? std::string() : s.error().str(); }
