@@ -162,10 +162,21 @@ minify::MinifyOptions workerOptions(const MinifyCliOptions& o, double oracleTime
   return mo;
 }
 
-// The one rewriting progress line on a terminal.
-void printProgress(const minify::MinifyStats& s, size_t startNodes, double seconds, const char* pass) {
-  std::fprintf(stderr, "\rminify: %zu nodes (from %zu), %zu queries, %zu cached, %.1f s, %s   ", s.endNodes ? s.endNodes : s.startNodes,
+// The one rewriting progress line on a terminal; while queries run, how many and the longest's
+// time, so the line moves during a slow query. \033[K clears what a longer line left.
+void printProgress(const minify::MinifyStats& s, size_t startNodes, double seconds, const char* pass, const minify::InFlight* inFlight = nullptr) {
+  std::fprintf(stderr, "\rminify: %zu nodes (from %zu), %zu queries, %zu cached, %.1f s, %s", s.endNodes ? s.endNodes : s.startNodes,
                startNodes, s.queries, s.cacheHits, seconds, pass);
+  if (inFlight && inFlight->running) std::fprintf(stderr, ", %zu running (longest %.1f s)", inFlight->running, inFlight->longestSeconds);
+  std::fprintf(stderr, "\033[K");
+}
+
+// While isolated queries run, the live line shows them; a lost worker zygote is a warning line.
+void reportWorkers(minify::MinifyOptions& mo, bool live, size_t startNodes, std::function<double()> seconds) {
+  mo.onWaiting = [=](const minify::MinifyStats& s, const char* pass, const minify::InFlight& f) {
+    if (live) printProgress(s, startNodes, seconds(), pass, &f);
+  };
+  mo.onWarning = [live](const std::string& w) { std::cerr << (live ? "\n" : "") << "fathom: warning: " << w << "\n"; };
 }
 
 // --resume: the run starts from the checkpoint at `out`, which must be one of this input's graph.
@@ -297,6 +308,7 @@ int runMinify(MinifyCliOptions o) {
   mo.onQuery = [&](const minify::MinifyStats& s, const char* pass) {
     if (live) printProgress(s, start.originalNodes, seconds(), pass);
   };
+  reportWorkers(mo, live, start.originalNodes, seconds);
   auto previous = std::signal(SIGINT, onInterrupt);
   auto r = minify::minify(start.graph, start.inputs, oracle->oracle, mo);
   std::signal(SIGINT, previous);

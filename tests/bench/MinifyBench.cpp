@@ -5,14 +5,20 @@
 //   one dump, picks each graph's culprit (a call 60% of the way in) and minifies it with
 //   functorch, counting queries; a candidate fails when it still executes the culprit.
 //   BM_MinifyBert12/GRAPH/MODE  fathom::minify::minify on the same graph and property (Fathom's
-//   interpreter stops at the culprit), in-process, isolated -j 1 and isolated -j 2.
-// Targets: queries <= PyTorch's, a result no larger than PyTorch's, -j 2 faster than -j 1.
+//   interpreter stops at the culprit), in-process, isolated -j 1 (workers forked by the zygote),
+//   isolated -j 1 forking every worker from the minifier (MinifyOptions::zygote off, what isolation
+//   was before the zygote) and isolated -j 2.
+// Targets: queries <= PyTorch's, a result no larger than PyTorch's, -j 2 faster than -j 1;
+// isolated -j 1 within 10% of in-process, and its overhead per query (wall time over in-process,
+// divided by the queries, which are the same) at most 20 ms. CPU time counts this process and
+// every descendant it reaped (the zygote, the workers), so it holds on a loaded machine too.
 //   build/tests/bench/fathom_minify_bench [--work-dir=DIR] [benchmark flags]
 // --work-dir keeps the dump and PyTorch's figures in DIR and reuses them when already there
 // (default: a temporary folder, removed at the end; the side file is ~800 MB). The minifier spills
 // large values to DIR/values.bin, as `fathom minify` does to its work folder.
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -38,11 +44,23 @@ struct Mode {
   const char* name;
   bool isolate;
   size_t jobs;
+  bool zygote = true;
 };
-const Mode kModes[] = {{"in-process", false, 1}, {"isolated-j1", true, 1}, {"isolated-j2", true, 2}};
+const Mode kModes[] = {{"in-process", false, 1}, {"isolated-j1", true, 1}, {"isolated-j1-fork", true, 1, false}, {"isolated-j2", true, 2}};
+
+// User + system seconds of this process and of every descendant it has reaped.
+double cpuSeconds() {
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage u{};
+    ::getrusage(who, &u);
+    for (const timeval& t : {u.ru_utime, u.ru_stime}) total += static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  }
+  return total;
+}
 
 struct Measured {
-  double seconds = 0;
+  double seconds = 0, cpu = 0;
   size_t queries = 0, nodes = 0, calls = 0;
   size_t probesHere = 0;  // probes that ran in this process (not in a worker)
   std::map<std::string, size_t> queriesByPass;
@@ -109,6 +127,7 @@ void BM_MinifyBert12(benchmark::State& state, const std::string& graphName, Mode
   minify::MinifyOptions options;
   options.isolate = mode.isolate;
   options.jobs = mode.jobs;
+  options.zygote = mode.zygote;
   options.spillFile = (gWorkDir / "values.bin").string();  // as `fathom minify` does
   Measured m;
   options.onQuery = [&m](const minify::MinifyStats&, const char* pass) { ++m.queriesByPass[pass]; };
@@ -116,12 +135,17 @@ void BM_MinifyBert12(benchmark::State& state, const std::string& graphName, Mode
     gProbesHere = 0;
     m.queriesByPass.clear();
     const auto start = std::chrono::steady_clock::now();
+    const double cpuStart = cpuSeconds();
     auto r = minify::minify(*g, *inputs, oracle, options);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double cpu = cpuSeconds() - cpuStart;
     std::filesystem::remove(options.spillFile);
     if (!r.ok()) return state.SkipWithError(r.error().str().c_str());
     if (!r->originalFails) return state.SkipWithError(("the original does not fail: " + r->originalWhat).c_str());
-    if (m.queries == 0 || seconds < m.seconds) m.seconds = seconds;
+    if (m.queries == 0 || seconds < m.seconds) {
+      m.seconds = seconds;
+      m.cpu = cpu;
+    }
     m.queries = r->stats.queries;
     size_t reported = 0;
     for (const auto& [pass, count] : m.queriesByPass) reported += count;
@@ -133,6 +157,7 @@ void BM_MinifyBert12(benchmark::State& state, const std::string& graphName, Mode
   gMeasured[graphName + "/" + mode.name] = m;
   const double torchQueries = torchFigure("torch_queries_" + graphName);
   state.counters["queries"] = static_cast<double>(m.queries);
+  state.counters["cpu_s"] = m.cpu;
   state.counters["torch_queries"] = torchQueries;
   state.counters["nodes"] = static_cast<double>(m.nodes);
   state.counters["torch_nodes"] = torchFigure("torch_nodes_" + graphName);
@@ -170,6 +195,17 @@ std::map<std::string, std::string> torchReference(const std::filesystem::path& d
   return out;
 }
 
+// What isolation costs over in-process (same queries): the -j 1 / in-process ratio and the
+// overhead per query, in wall and in CPU time.
+void printIsolationCost(const Measured* here, const Measured* isolated, const char* how) {
+  if (!here || !isolated || isolated->queries == 0) return;
+  const double q = static_cast<double>(isolated->queries);
+  std::printf("  isolated -j 1 (%s) / in-process: wall %.2f (target <= 1.10), %+.1f ms a query (target <= 20); CPU %.1f s / %.1f s, "
+              "%+.1f ms a query\n",
+              how, isolated->seconds / here->seconds, (isolated->seconds - here->seconds) / q * 1e3, isolated->cpu, here->cpu,
+              (isolated->cpu - here->cpu) / q * 1e3);
+}
+
 void printSummary() {
   for (const char* graph : kGraphs) {
     const std::string g = graph;
@@ -180,6 +216,7 @@ void printSummary() {
     const Measured* here = find("in-process");
     const Measured* j1 = find("isolated-j1");
     const Measured* j2 = find("isolated-j2");
+    const Measured* fork = find("isolated-j1-fork");
     const Measured* any = here ? here : j1 ? j1 : j2;  // -j 1 asks what in-process asks
     if (!any) continue;
     const char* which = here ? "in-process" : j1 ? "-j 1" : "-j 2";
@@ -197,9 +234,12 @@ void printSummary() {
     std::printf("  wall:");
     if (here) std::printf(" in-process %.2f s (%zu queries),", here->seconds, here->queries);
     if (j1) std::printf(" isolated -j 1 %.2f s (%zu queries),", j1->seconds, j1->queries);
+    if (fork) std::printf(" isolated -j 1 forking the minifier %.2f s,", fork->seconds);
     if (j2) std::printf(" isolated -j 2 %.2f s (%zu queries)", j2->seconds, j2->queries);
     if (j1 && j2) std::printf(": -j 2 / -j 1 = %.2f (target < 1)", j2->seconds / j1->seconds);
     std::printf("\n");
+    printIsolationCost(here, j1, "zygote");
+    printIsolationCost(here, fork, "forking the minifier");
     for (const Measured* m : {j1, j2})
       if (m && m->probesHere > 0)
         std::printf("  note: an isolated run probed %zu candidates in this process (isolation not in effect)\n", m->probesHere);
