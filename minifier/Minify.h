@@ -113,8 +113,8 @@ struct MinifyOptions {
   double timeoutSeconds = 0;  // per candidate; 0: no limit
   size_t memoryLimitMb = 0;   // per worker; 0: no limit
   // Isolated: workers are forked by a small process started before the real values exist
-  // (Zygote.h), not by this one, which then holds them all - its fork copied their page tables
-  // (0.5 s a fork on the BERT-12 backward). Off: this process forks them (tests compare).
+  // (Zygote.h), not by this one, which then holds them all: a fork of it costs 40-75 ms a query
+  // on the BERT-12 graphs, 2-8 ms through the zygote. Off: this process forks them (tests compare).
   bool zygote = true;
   // The symbols the graph's sizes are over (a dynamic trace's): lets the minifier rebind them
   // to smaller sizes that the recorded guards allow. Null: sizes stay.

@@ -98,17 +98,21 @@ bool receive(int control, Request& r, int& fd) {
   m.msg_control = space;
   m.msg_controllen = sizeof space;
   ssize_t n;
-  while ((n = ::recvmsg(control, &m, 0)) < 0 && errno == EINTR) {
+  while ((n = ::recvmsg(control, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {  // a worker's exec'd scripts do not keep it
   }
   if (n <= 0) return false;
   if (cmsghdr* c = CMSG_FIRSTHDR(&m); c && c->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
   return readAll(control, reinterpret_cast<char*>(&r) + n, sizeof r - static_cast<size_t>(n));
 }
 
-// Forks the worker of one task; its pid (or -errno) goes back to the minifier.
-void spawnWorker(ZygoteState& z, const Request& r, int fd) {
+// Forks the worker of one task; its pid (or -errno) goes back to the minifier. False when the
+// minifier is gone.
+bool spawnWorker(ZygoteState& z, const Request& r, int fd) {
   std::string task(r.taskBytes, '\0');
-  if (!readAll(z.control, task.data(), task.size())) ::_exit(0);  // the minifier is gone
+  if (!readAll(z.control, task.data(), task.size())) {
+    if (fd >= 0) ::close(fd);
+    return false;
+  }
   const pid_t pid = fd >= 0 ? ::fork() : (errno = EBADF, -1);
   if (pid == 0) {
     std::signal(SIGCHLD, SIG_DFL);  // before closing the wake pipe the handler writes to
@@ -125,7 +129,7 @@ void spawnWorker(ZygoteState& z, const Request& r, int fd) {
   } else if (fd >= 0) {
     ::close(fd);
   }
-  if (!sendAll(z.control, &answer, sizeof answer)) ::_exit(0);
+  return sendAll(z.control, &answer, sizeof answer);
 }
 
 [[noreturn]] void zygoteMain(int control, const Zygote::Run& run) {
@@ -155,7 +159,7 @@ void spawnWorker(ZygoteState& z, const Request& r, int fd) {
     int fd = -1;
     if (!receive(control, r, fd)) break;
     if (r.kind == Kind::Spawn) {
-      spawnWorker(z, r, fd);
+      if (!spawnWorker(z, r, fd)) break;
     } else if (r.kind == Kind::Kill && z.workers.count(r.pid)) {
       ::kill(-r.pid, SIGKILL);
       ::kill(r.pid, SIGKILL);

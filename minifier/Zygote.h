@@ -1,8 +1,10 @@
 // The worker zygote (Android's name for a process that forks app processes from a warm, small
 // image): forked at the start of a run, before the real values of the original's nodes exist,
 // it forks every isolated query's worker from itself. A fork copies the page tables of the
-// process forked, and the minifier, once it holds every intermediate value, took 0.5 s a fork on
-// the BERT-12 backward; the zygote is the size the minifier was before computing them.
+// process forked, and the minifier, once it holds every intermediate value, is large: a query
+// cost 40-75 ms more than in-process on the BERT-12 graphs (the fork, and the worker's copy-on-write
+// faults on the heap it shares), 2-8 ms through the zygote, which is the size the minifier was
+// before computing them (fathom_minify_bench, BM_QueryOverhead).
 //
 // Protocol, over a socket pair: the minifier sends a task (the bytes of a WireTask) with the
 // write end of the worker's result pipe (SCM_RIGHTS) and the limits; the zygote forks a worker

@@ -219,6 +219,24 @@ TEST(Zygote, AZygoteKilledMidMinificationLeavesTheResultAsForkingHereGives) {
   EXPECT_EQ(openFds(), fds);
 }
 
+TEST(Zygote, AStopKillsItsWorkersAtOnce) {
+  const Graph g = chainWithMatmul(40, 20);
+  minify::Oracle slow([](const minify::Candidate& c) {
+    if (c.graph.size() < 40) std::this_thread::sleep_for(std::chrono::seconds(30));  // every candidate; not the original
+    return minify::Verdict{true, ""};
+  });
+  minify::MinifyOptions o;
+  o.isolate = true;
+  o.jobs = 2;
+  const auto began = std::chrono::steady_clock::now();
+  o.shouldStop = [&] { return std::chrono::steady_clock::now() - began > std::chrono::milliseconds(500); };
+  auto r = minify::minify(g, testing::seeded(g), slow, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->stats.stopped);
+  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(10)) << "the 30 s workers were killed";
+  EXPECT_TRUE(childProcesses().empty());
+}
+
 TEST(MinifyProgress, SlowQueriesAreReportedWhileTheyRun) {
   const Graph g = chainWithMatmul(4, 2);
   minify::Oracle oracle([](const minify::Candidate&) {
