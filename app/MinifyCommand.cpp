@@ -247,6 +247,8 @@ Result<minify::MinifyResult> minifyWithCheckpoints(const Start& start, const min
     reporter.improve(c, stats, saved.ok() ? checkpoints.path() : std::string(), saved.ok() ? std::string() : saved.error().str());
   };
   mo.onQuery = [&](const minify::MinifyStats& s, const char* pass) { reporter.query(s, pass); };
+  mo.onWaiting = [&](const minify::MinifyStats& s, const char* pass, const minify::InFlight& f) { reporter.waiting(s, pass, f); };
+  mo.onWarning = [&](const std::string& w) { reporter.warning(w); };
   auto previous = std::signal(SIGINT, onInterrupt);
   auto r = minify::minify(start.graph, start.inputs, oracle, mo);
   std::signal(SIGINT, previous);

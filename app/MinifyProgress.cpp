@@ -34,10 +34,18 @@ void MinifyReporter::start(MinifyEvent start) {
   emit(start);
 }
 
+// The one rewriting line; with queries in flight, how many and the longest's time, so it moves
+// during a slow query. \033[K clears what a longer line left.
+void MinifyReporter::printLine(const minify::MinifyStats& s, const char* pass, const minify::InFlight* inFlight) {
+  std::fprintf(stderr, "\rminify: %zu nodes (from %zu), %zu queries, %zu cached, %.1f s, %s", nodes_, startNodes_, s.queries, s.cacheHits,
+               seconds(), pass);
+  if (inFlight && inFlight->running) std::fprintf(stderr, ", %zu running (longest %.1f s)", inFlight->running, inFlight->longestSeconds);
+  std::fprintf(stderr, "\033[K");
+  lineOpen_ = true;
+}
+
 void MinifyReporter::query(const minify::MinifyStats& s, const char* pass) {
-  if (mode_ == ProgressMode::Line)
-    std::fprintf(stderr, "\rminify: %zu nodes (from %zu), %zu queries, %zu cached, %.1f s, %s   ", nodes_, startNodes_, s.queries,
-                 s.cacheHits, seconds(), pass);
+  if (mode_ == ProgressMode::Line) printLine(s, pass, nullptr);
   if (mode_ != ProgressMode::Json) return;
   MinifyEvent e;
   e.kind = MinifyEventKind::Query;
@@ -47,6 +55,29 @@ void MinifyReporter::query(const minify::MinifyStats& s, const char* pass) {
   e.nodes = nodes_;
   e.seconds = seconds();
   emit(e);
+}
+
+void MinifyReporter::waiting(const minify::MinifyStats& s, const char* pass, const minify::InFlight& inFlight) {
+  if (mode_ == ProgressMode::Line) printLine(s, pass, &inFlight);
+  const double now = seconds();
+  if (mode_ != ProgressMode::Json || now - lastWaitingEvent_ < 0.5) return;
+  lastWaitingEvent_ = now;
+  MinifyEvent e;
+  e.kind = MinifyEventKind::Waiting;
+  e.queries = s.queries;
+  e.pass = pass;
+  e.nodes = nodes_;
+  e.seconds = now;
+  e.running = inFlight.running;
+  e.longestSeconds = inFlight.longestSeconds;
+  emit(e);
+}
+
+void MinifyReporter::warning(const std::string& text) {
+  const std::string line = (lineOpen_ ? "\n" : "") + std::string("fathom: warning: ") + text + "\n";
+  lineOpen_ = false;
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
 }
 
 void MinifyReporter::improve(const minify::Candidate& best, const minify::MinifyStats& s, const std::string& checkpoint,
@@ -68,7 +99,8 @@ void MinifyReporter::improve(const minify::Candidate& best, const minify::Minify
 }
 
 void MinifyReporter::abandon() {
-  if (mode_ == ProgressMode::Line) std::fprintf(stderr, "\n");
+  if (lineOpen_) std::fprintf(stderr, "\n");
+  lineOpen_ = false;
 }
 
 void MinifyReporter::end(const minify::MinifyResult& r, const std::string& output) {

@@ -26,6 +26,12 @@ class MinifyReporter {
   // `start` carries file, graph, predicate, backend, output, passes, jobs, isolated, resumed.
   void start(MinifyEvent start);
   void query(const minify::MinifyStats& stats, const char* pass);
+  // Isolated queries under way (MinifyOptions::onWaiting, ~10 a second): the line shows them at
+  // once; JSON mode writes a "waiting" event at most twice a second.
+  void waiting(const minify::MinifyStats& stats, const char* pass, const minify::InFlight& inFlight);
+  // Something went wrong that does not stop the run: a "fathom: warning: ..." line (after the
+  // progress line's newline on a terminal).
+  void warning(const std::string& text);
   // A new best: `checkpoint` where it was just written, else `error` says why not.
   void improve(const minify::Candidate& best, const minify::MinifyStats& stats, const std::string& checkpoint,
                const std::string& error);
@@ -37,10 +43,13 @@ class MinifyReporter {
 
  private:
   void emit(const MinifyEvent& event) const;
+  void printLine(const minify::MinifyStats& s, const char* pass, const minify::InFlight* inFlight);
 
   ProgressMode mode_;
   size_t startNodes_, nodes_;
   std::chrono::steady_clock::time_point began_;
+  double lastWaitingEvent_ = -1;  // seconds() of the last "waiting" event written
+  bool lineOpen_ = false;         // a progress line is on the terminal without its newline
 };
 
 }  // namespace fathom::cli

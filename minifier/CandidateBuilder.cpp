@@ -61,6 +61,17 @@ Status CandidateBuilder::computeRealValues() {
   return {};
 }
 
+const ExampleInput* CandidateBuilder::realValue(int32_t index) const {
+  if (placeholderInputs_.count(index) || !hasRealValue(index)) return nullptr;
+  return &*real_[static_cast<size_t>(index)];
+}
+
+void CandidateBuilder::setRealValue(int32_t index, ExampleInput value) {
+  if (index < 0 || static_cast<size_t>(index) >= graph_.size()) return;
+  real_.resize(graph_.size());
+  real_[static_cast<size_t>(index)] = std::move(value);
+}
+
 std::optional<Candidate> CandidateBuilder::build(const Cut& cut) const {
   std::vector<NodeRef> refs;
   Candidate c;
@@ -70,9 +81,8 @@ std::optional<Candidate> CandidateBuilder::build(const Cut& cut) const {
       c.inputs.push_back(it->second);
       continue;
     }
-    const auto& real = real_[static_cast<size_t>(i)];
-    if (!real) return std::nullopt;
-    c.inputs.push_back(*real);
+    if (!hasRealValue(i)) return std::nullopt;
+    c.inputs.push_back(*real_[static_cast<size_t>(i)]);
   }
   std::optional<Graph> changed;
   if (!cut.constants.empty() || !cut.merged.empty()) changed = rewritten(cut);

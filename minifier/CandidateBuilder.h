@@ -39,6 +39,11 @@ class CandidateBuilder {
 
   // Whether node `index` can become an input: it computed a real tensor value.
   bool hasRealValue(int32_t index) const { return static_cast<size_t>(index) < real_.size() && real_[static_cast<size_t>(index)]; }
+  // The real value call node `index` takes as an input (null: none, or a placeholder, whose
+  // example input a zygote has from the start) - what a task for the zygote carries.
+  const ExampleInput* realValue(int32_t index) const;
+  // In a zygote's worker, which has no real values of its own: the ones its task brought.
+  void setRealValue(int32_t index, ExampleInput value);
 
   // The whole original graph as a cut: its placeholders in, its outputs out.
   Cut wholeGraph() const;

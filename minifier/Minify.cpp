@@ -49,6 +49,7 @@ Result<MinifyResult> minify(const Graph& graph, const std::vector<ExampleInput>&
                         std::to_string(inputs.size()) + " inputs were given");
   FATHOM_TRY(checkPassKeys(options.passes));
   PassContext context(graph, inputs, oracle, options);
+  context.startZygote();  // before the real values: it is forked small, and so are the workers it forks
   FATHOM_TRY(context.computeRealValues());
   auto original = context.askOriginal();
   FATHOM_TRY(original);

@@ -80,6 +80,12 @@ struct MinifyStats {
   bool stopped = false;  // shouldStop() ended it early: the result is the best so far
 };
 
+// The isolated queries running right now (MinifyOptions::onWaiting).
+struct InFlight {
+  size_t running = 0;
+  double longestSeconds = 0;  // how long the oldest of them has been running
+};
+
 struct MinifyResult {
   Candidate best;  // the original itself when it does not fail
   MinifyStats stats;
@@ -92,6 +98,12 @@ struct MinifyOptions {
   std::function<void(const Candidate&, const MinifyStats&)> onImprove;
   // Called after every oracle query, with the pass running (progress lines).
   std::function<void(const MinifyStats&, const char* pass)> onQuery;
+  // Called about every 100 ms while isolated queries run (in-process, the query holds this
+  // thread): how many run and for how long the oldest has, so progress moves during a slow query.
+  std::function<void(const MinifyStats&, const char* pass, const InFlight&)> onWaiting;
+  // Called when something went wrong that does not stop the run (the zygote died: the rest of
+  // the run forks its workers from this process).
+  std::function<void(const std::string&)> onWarning;
   // Isolation: each candidate runs in a forked worker subprocess, with a time limit and an
   // address-space limit, so a crash, hang or OOM of the code under test is an answer, not the
   // end of the minifier. `jobs` workers run at once, testing the next candidates of a pass
@@ -100,6 +112,10 @@ struct MinifyOptions {
   size_t jobs = 1;
   double timeoutSeconds = 0;  // per candidate; 0: no limit
   size_t memoryLimitMb = 0;   // per worker; 0: no limit
+  // Isolated: workers are forked by a small process started before the real values exist
+  // (Zygote.h), not by this one, which then holds them all: a fork of it costs 40-75 ms a query
+  // on the BERT-12 graphs, 2-8 ms through the zygote. Off: this process forks them (tests compare).
+  bool zygote = true;
   // The symbols the graph's sizes are over (a dynamic trace's): lets the minifier rebind them
   // to smaller sizes that the recorded guards allow. Null: sizes stay.
   std::shared_ptr<const sym::ShapeEnv> shapeEnv;

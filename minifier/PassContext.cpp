@@ -4,6 +4,8 @@
 #include <set>
 #include <thread>
 
+#include "minifier/WireTask.h"
+
 namespace fathom::minify {
 
 PassContext::PassContext(const Graph& graph, const std::vector<ExampleInput>& inputs, const Oracle& oracle, const MinifyOptions& options)
@@ -14,8 +16,7 @@ Result<Verdict> PassContext::askOriginal() {
   stats_.startNodes = graph_.size();
   std::optional<Candidate> original = builder_.build(start);
   if (!original) return internalError("the original graph could not be rebuilt as a candidate");
-  const Candidate& o = *original;
-  WorkerResult r = runProbe([&] { return oracle_.probe(o); }, options_.isolate, limits());
+  WorkerResult r = askOne(start, *original);
   ++stats_.queries;
   cache_[cutKey(start)] = failsOn(r);
   best_ = Best{std::move(start), std::move(*original)};
@@ -39,8 +40,12 @@ PassContext::Asked PassContext::ask(const std::vector<Cut>& cuts, std::optional<
       return t;
     }
     out.built[i] = buildValid(cuts[i]);
-    if (!out.built[i] || (smallerThan && out.built[i]->graph.size() >= *smallerThan)) t.known = false;
-    else t.candidate = *out.built[i];
+    if (!out.built[i] || (smallerThan && out.built[i]->graph.size() >= *smallerThan)) {
+      t.known = false;
+      return t;
+    }
+    t.candidate = *out.built[i];
+    if (options_.isolate) t.wire = wire(cuts[i]);
     return t;
   };
   auto finished = [&](size_t i, const WorkerResult& r) {
@@ -49,9 +54,13 @@ PassContext::Asked PassContext::ask(const std::vector<Cut>& cuts, std::optional<
     if (options_.onQuery) options_.onQuery(stats_, pass_);
   };
   if (options_.isolate) {
-    WorkerCallbacks cb{task, [&](const WorkerResult& r) { return failsOn(r); }, finished, options_.shouldStop};
-    if (all) out.failing = allFailing(cuts.size(), options_.jobs, limits(), oracle_.probe, cb);
-    else if (auto first = firstFailing(cuts.size(), options_.jobs, limits(), oracle_.probe, cb)) out.failing = {*first};
+    WorkerCallbacks cb = waiting();
+    cb.task = task;
+    cb.fails = [&](const WorkerResult& r) { return failsOn(r); };
+    cb.onFinished = finished;
+    cb.shouldStop = options_.shouldStop;
+    if (all) out.failing = allFailing(cuts.size(), setup(), cb);
+    else if (auto first = firstFailing(cuts.size(), setup(), cb)) out.failing = {*first};
   } else {
     for (size_t i = 0; i < cuts.size() && (all || out.failing.empty()) && !stopRequested(); ++i) {
       WorkerTask t = task(i);
@@ -80,8 +89,7 @@ std::optional<size_t> PassContext::replaceWithFirstFailing(Best& best, const std
 }
 
 bool PassContext::accept(Best& best, Best candidate) {
-  const Candidate& c = candidate.candidate;
-  WorkerResult r = runProbe([&] { return oracle_.probe(c); }, options_.isolate, limits());
+  WorkerResult r = askOne(candidate.cut, candidate.candidate);
   ++stats_.queries;
   ++stats_.verifications;
   if (options_.onQuery) options_.onQuery(stats_, pass_);
@@ -138,6 +146,42 @@ std::optional<Candidate> PassContext::buildValid(const Cut& cut) {
 bool PassContext::failsOn(const WorkerResult& r) const {
   if (r.end == WorkerEnd::Answered) return r.verdict.fails;
   return oracle_.lostWorkerFails && oracle_.lostWorkerFails(r.end, r.signal);
+}
+
+void PassContext::startZygote() {
+  if (!options_.isolate || !options_.zygote) return;
+  auto warn = [this](const std::string& why) {
+    if (options_.onWarning) options_.onWarning(why + "; the rest of the run forks its workers from the minifier itself (slower)");
+  };
+  zygote_ = Zygote::start([this](std::string_view task) { return probeWire(task); }, warn);
+}
+
+WorkerResult PassContext::askOne(const Cut& cut, const Candidate& c) {
+  if (!options_.isolate) return WorkerResult{WorkerEnd::Answered, 0, oracle_.probe(c)};
+  return runTask(WorkerTask{std::nullopt, c, wire(cut)}, setup(), waiting());
+}
+
+std::string PassContext::wire(const Cut& cut) const {
+  if (!zygote_ || !zygote_->alive()) return {};
+  return encodeWireTask(cut, [this](int32_t i) { return builder_.realValue(i); }).value_or(std::string());
+}
+
+// Runs in the zygote's worker: this copy of the context has no real values but the task's.
+Verdict PassContext::probeWire(std::string_view task) {
+  std::optional<WireTask> t = decodeWireTask(task);
+  if (!t) return {false, "internal error: the worker zygote got a task it cannot read"};
+  for (auto& [index, value] : t->values) builder_.setRealValue(index, std::move(value));
+  std::optional<Candidate> c = builder_.build(t->cut);
+  if (!c) return {false, "internal error: the worker zygote could not build the candidate"};
+  return oracle_.probe(*c);
+}
+
+WorkerSetup PassContext::setup() const { return WorkerSetup{options_.jobs, limits(), oracle_.probe, zygote_.get()}; }
+
+WorkerCallbacks PassContext::waiting() {
+  WorkerCallbacks cb;
+  if (options_.onWaiting) cb.onWaiting = [this](const InFlight& f) { options_.onWaiting(stats_, pass_, f); };
+  return cb;
 }
 
 // N workers share the machine's cores.

@@ -5,9 +5,11 @@
 // cutKey), in worker subprocesses when isolated (`jobs` at once, speculatively, with the answer a
 // one-by-one run gives), skips candidates that fail Graph::verify() (counted in stats().invalid),
 // and asks every candidate again, fresh, before it becomes the best (a flaky answer is not taken).
+// Isolated, the workers are forked by the run's zygote (Zygote.h), started before the real values.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "minifier/Cut.h"
 #include "minifier/Minify.h"
 #include "minifier/Worker.h"
+#include "minifier/Zygote.h"
 
 namespace fathom::minify {
 
@@ -24,6 +27,9 @@ class PassContext {
  public:
   PassContext(const Graph& graph, const std::vector<ExampleInput>& inputs, const Oracle& oracle, const MinifyOptions& options);
 
+  // Isolated (and MinifyOptions::zygote): forks the zygote that forks every worker. Called before
+  // computeRealValues, while this process is small; a zygote that cannot start is warned about.
+  void startZygote();
   // Runs the original once for the real values of its nodes (CandidateBuilder::computeRealValues).
   Status computeRealValues() { return builder_.computeRealValues(); }
   // Asks the oracle about the whole original graph, the way every candidate is asked (in a worker
@@ -72,6 +78,15 @@ class PassContext {
   std::optional<Candidate> buildValid(const Cut& cut);
   bool failsOn(const WorkerResult& r) const;
   WorkerLimits limits() const;
+  WorkerSetup setup() const;
+  WorkerCallbacks waiting();  // only onWaiting, passed on to the options' with the stats
+  // One candidate asked the way the run asks all (in a worker when isolated), waited for.
+  WorkerResult askOne(const Cut& cut, const Candidate& c);
+  // The task of `cut` as the zygote's bytes; empty when there is no zygote or it cannot travel.
+  std::string wire(const Cut& cut) const;
+  // In a worker of the zygote: the candidate of a task (built as this process built it, from
+  // the real values the task brought), asked.
+  Verdict probeWire(std::string_view task);
 
   const Graph& graph_;
   const Oracle& oracle_;
@@ -81,6 +96,7 @@ class PassContext {
   std::map<std::string, bool> cache_;  // by cutKey: does it fail?
   MinifyStats stats_;
   Best best_;
+  std::unique_ptr<Zygote> zygote_;
 };
 
 }  // namespace fathom::minify

@@ -13,7 +13,7 @@ namespace {
 using OJson = nlohmann::ordered_json;
 using Json = nlohmann::json;
 
-constexpr std::array<const char*, 4> kNames = {"start", "query", "improve", "end"};
+constexpr std::array<const char*, 5> kNames = {"start", "query", "improve", "end", "waiting"};
 
 OJson nullable(const std::string& s) { return s.empty() ? OJson(nullptr) : OJson(s); }
 
@@ -38,6 +38,10 @@ OJson encode(const MinifyEvent& e) {
                 {"cache_hits", e.cacheHits}, {"verifications", e.verifications}, {"flaky", e.flaky}, {"invalid", e.invalid},
                 {"passes", e.passes}, {"seconds", e.seconds}, {"output", nullable(e.output)}});
       if (!e.what.empty()) j["what"] = e.what;
+      break;
+    case MinifyEventKind::Waiting:
+      j.update({{"queries", e.queries}, {"pass", e.pass}, {"nodes", e.nodes}, {"seconds", e.seconds}, {"running", e.running},
+                {"longest", e.longestSeconds}});
       break;
   }
   return j;
@@ -105,6 +109,8 @@ void decodeFields(Reader& r, MinifyEvent& e) {
   r.count("flaky", e.flaky);
   r.count("invalid", e.invalid);
   r.text("pass", e.pass);
+  r.count("running", e.running);
+  r.number("longest", e.longestSeconds);
   r.number("seconds", e.seconds);
   r.text("checkpoint", e.checkpoint);
   r.text("checkpoint_error", e.checkpointError);

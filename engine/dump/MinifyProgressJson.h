@@ -1,18 +1,22 @@
 // MinifyProgressJson: the progress stream of `fathom minify --progress json`, one JSON object per
 // line on stderr, with its one encoder (the CLI) and its one decoder (fathom-gui's minifier
-// panel, viz/model/MinifyRun.h), so the two cannot drift apart. Four events, in this order:
+// panel, viz/model/MinifyRun.h), so the two cannot drift apart. Five events, in this order:
 //
 //   {"event": "start", "file": "bert.fathom.json", "graph": "forward", "predicate": "accuracy:0.001",
 //    "backend": "faulty-miscompile", "output": "bert.min.fathom.json", "start_nodes": 986,
 //    "nodes": 986, "passes": ["truncate-suffix", ...], "jobs": 2, "isolated": true, "resumed": false}
 //   {"event": "query", "queries": 12, "cache_hits": 3, "pass": "nodes to inputs", "nodes": 31,
 //    "seconds": 4.2}                                               (after every oracle query)
+//   {"event": "waiting", "queries": 12, "pass": "nodes to inputs", "nodes": 31, "seconds": 5.2,
+//    "running": 2, "longest": 1.0}       (about twice a second while isolated queries run)
 //   {"event": "improve", "nodes": 31, "queries": 12, "seconds": 4.2, "checkpoint": "bert.min...",
 //    "inputs": ["gelu_3", ...], "calls": ["addmm_7", ...]}   (a new best, just written to disk)
 //   {"event": "end", "result": "minimized", "start_nodes": 986, "end_nodes": 7, "queries": 35,
 //    "cache_hits": 7, "verifications": 7, "flaky": 0, "invalid": 0, "passes": ["truncate suffix"],
 //    "seconds": 14.2, "output": "bert.min.fathom.json"}
 //
+// "running" counts the isolated queries under way and "longest" is how long the oldest of them
+// has run, so a viewer's progress moves during a slow query (queries holds the finished ones).
 // "start_nodes" is the node count the first run began with (a --resume continues a run that
 // began larger); "nodes" the size of the best candidate so far. An improvement names the
 // candidate's placeholders ("inputs") and call nodes ("calls") by the original graph's names
@@ -32,7 +36,7 @@
 
 namespace fathom {
 
-enum class MinifyEventKind { Start, Query, Improve, End };
+enum class MinifyEventKind { Start, Query, Improve, End, Waiting };
 
 // One event; each kind carries the fields the comment above shows for it, the rest stay empty.
 struct MinifyEvent {
@@ -44,7 +48,9 @@ struct MinifyEvent {
   bool isolated = false, resumed = false;
   size_t startNodes = 0, nodes = 0;             // end: nodes is end_nodes
   size_t queries = 0, cacheHits = 0, verifications = 0, flaky = 0, invalid = 0;
-  std::string pass;                             // query
+  std::string pass;                             // query, waiting
+  size_t running = 0;                           // waiting
+  double longestSeconds = 0;                    // waiting
   double seconds = 0;
   std::string checkpoint, checkpointError;      // improve
   std::vector<std::string> inputs, calls;       // improve

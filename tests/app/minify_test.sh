@@ -146,7 +146,7 @@ checks=$((checks + 1))
 "$FATHOM" minify $MLP --backend faulty-miscompile --predicate accuracy -o "$T/prog.fathom.json" --progress json --json >"$T/out" 2>"$T/progress.jsonl"
 rc=$?
 [ "$rc" -eq 0 ] || fail "--progress json: exit $rc ($(grep -v '^{' "$T/progress.jsonl" | head -n 1))"
-expect_jq 'all(.[]; type == "object" and (.event | IN("start", "query", "improve", "end")))' <(jq -s . "$T/progress.jsonl") \
+expect_jq 'all(.[]; type == "object" and (.event | IN("start", "query", "improve", "end", "waiting")))' <(jq -s . "$T/progress.jsonl") \
   "--progress json: every stderr line is an event"
 jq -s . "$T/progress.jsonl" >"$T/progress.json"
 expect_jq '.[0].event == "start" and .[-1].event == "end" and ([.[] | select(.event == "start" or .event == "end")] | length) == 2' \
@@ -184,6 +184,9 @@ kill -INT $pid; wait $pid; rc=$?
 expect_jq '.[-1] | .event == "end" and .result == "interrupted" and .end_nodes < .start_nodes and (.output | endswith("prog-int.fathom.json"))' \
   <(jq -s . "$T/progress.jsonl") "--progress json, SIGINT: the end says interrupted, with the best so far"
 ok info "$T/prog-int.fathom.json"
+# Slow queries (0.3 s each) show while they run: "waiting" events with the query in flight.
+expect_jq '[.[] | select(.event == "waiting")] | length > 0 and all(.[]; .running >= 1 and .longest >= 0.1 and .longest < 5 and (.pass | length > 0))' \
+  <(jq -s . "$T/progress.jsonl") "--progress json: slow queries are reported while they run"
 usage_error "--progress must be none, line or json, not 'yes'" minify $MLP --predicate crash --progress yes
 
 # --- a PyTorch export whose inputs are in a side file: candidates and the result (elsewhere) find it --

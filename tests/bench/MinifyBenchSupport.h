@@ -4,6 +4,7 @@
 // PyTorch's minifier again.
 #pragma once
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -28,11 +29,23 @@ inline size_t callsIn(const Graph& g) {
   return n;
 }
 
-// One minification and its wall time; the queries by pass (options.onQuery's counts; the ones it
+// User + system seconds of this process and of every descendant it has reaped (the minifier's
+// zygote and workers), so isolation's CPU cost shows on a loaded machine too.
+inline double cpuSecondsWithChildren() {
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage u{};
+    ::getrusage(who, &u);
+    for (const timeval& t : {u.ru_utime, u.ru_stime}) total += static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  }
+  return total;
+}
+
+// One minification and its wall and CPU time; the queries by pass (options.onQuery's counts; the ones it
 // does not see - the original's - under "the original"). The spill file is removed after it.
 struct TimedMinify {
   Result<minify::MinifyResult> result = invalidInput("not run");
-  double seconds = 0;
+  double seconds = 0, cpuSeconds = 0;
   std::map<std::string, size_t> queriesByPass;
 };
 
@@ -41,8 +54,10 @@ inline TimedMinify timedMinify(const Graph& g, const std::vector<ExampleInput>& 
   TimedMinify t;
   options.onQuery = [&t](const minify::MinifyStats&, const char* pass) { ++t.queriesByPass[pass]; };
   const auto start = std::chrono::steady_clock::now();
+  const double cpuStart = cpuSecondsWithChildren();
   t.result = minify::minify(g, inputs, oracle, options);
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  t.cpuSeconds = cpuSecondsWithChildren() - cpuStart;
   if (!options.spillFile.empty()) std::filesystem::remove(options.spillFile);
   if (!t.result.ok()) return t;
   size_t reported = 0;

@@ -95,6 +95,14 @@ TEST(VizMinifyRun, ProgressUpdatesTheState) {
   EXPECT_EQ(run.lastImprovement()->calls, (std::vector<std::string>{"addmm", "relu"}));
   EXPECT_EQ(run.feed(line(queryEvent(9, 3, 5, "nodes to inputs"))), MinifyRun::Change::Progress);
   EXPECT_EQ(run.progressLine(), "16 -> 5 nodes · 9 queries (3 cached) · nodes to inputs · 0.9 s");
+  // While isolated queries run, the line says so and moves with the oldest one's time.
+  EXPECT_EQ(run.feed(R"({"event": "waiting", "queries": 9, "pass": "nodes to inputs", "nodes": 5, "seconds": 3.5, "running": 2, "longest": 2.5})"),
+            MinifyRun::Change::Progress);
+  EXPECT_EQ(run.queriesInFlight(), 2u);
+  EXPECT_DOUBLE_EQ(run.longestInFlight(), 2.5);
+  EXPECT_EQ(run.progressLine(), "16 -> 5 nodes · 9 queries (3 cached) · nodes to inputs · 3.5 s · 2 running (longest 2.5 s)");
+  EXPECT_EQ(run.feed(line(queryEvent(10, 3, 5, "nodes to inputs"))), MinifyRun::Change::Progress);
+  EXPECT_EQ(run.progressLine().find("running"), std::string::npos);
   EXPECT_EQ(run.feed(line(endEvent("minimized", 16, 5, 9))), MinifyRun::Change::Ended);
   EXPECT_TRUE(run.running());  // until the process has exited
   run.finish(0, false);

@@ -108,6 +108,13 @@ MinifyRun::Change MinifyRun::apply(MinifyEvent e) {
       pass_ = e.pass;
       nodes_ = e.nodes;
       seconds_ = e.seconds;
+      running_ = 0;
+      return Change::Progress;
+    case MinifyEventKind::Waiting:
+      pass_ = e.pass;
+      seconds_ = e.seconds;
+      running_ = e.running;
+      longest_ = e.longestSeconds;
       return Change::Progress;
     case MinifyEventKind::Improve:
       nodes_ = e.nodes;
@@ -121,6 +128,7 @@ MinifyRun::Change MinifyRun::apply(MinifyEvent e) {
       queries_ = e.queries;
       cacheHits_ = e.cacheHits;
       seconds_ = e.seconds;
+      running_ = 0;
       end_ = std::move(e);
       return Change::Ended;
   }
@@ -156,7 +164,10 @@ std::string MinifyRun::progressLine() const {
   std::string line = std::to_string(startNodes_) + " -> " + std::to_string(nodes_) + " nodes · " + std::to_string(queries_) +
                      " queries (" + std::to_string(cacheHits_) + " cached)";
   if (!pass_.empty() && phase_ == MinifyPhase::Running) line += " · " + pass_;  // the pass at work
-  return line + " · " + number(seconds_, "%.1f") + " s";
+  line += " · " + number(seconds_, "%.1f") + " s";
+  if (running_ > 0 && phase_ == MinifyPhase::Running)
+    line += " · " + std::to_string(running_) + " running (longest " + number(longest_, "%.1f") + " s)";
+  return line;
 }
 
 std::string MinifyRun::outcome() const {

@@ -82,13 +82,18 @@ class MinifyRun {
   size_t improvements() const { return improvements_; }
   const std::string& pass() const { return pass_; }
   double seconds() const { return seconds_; }
+  // Isolated queries under way at the last "waiting" event, and the oldest one's seconds (0 after
+  // a query ends, until the next "waiting").
+  size_t queriesInFlight() const { return running_; }
+  double longestInFlight() const { return longest_; }
   size_t malformedLines() const { return malformed_; }
   // The CLI's error line ("fathom: ..."), else what ended the run; empty while all is well.
   const std::string& message() const { return message_; }
   // Whether a minimized repro (or the best so far) is on disk at choices().output.
   bool hasResult() const;
 
-  // One line for the panel: "986 -> 7 nodes · 35 queries (7 cached) · nodes to inputs · 14.2 s".
+  // One line for the panel: "986 -> 7 nodes · 35 queries (7 cached) · nodes to inputs · 14.2 s",
+  // with " · 2 running (longest 3.1 s)" while isolated queries are under way.
   std::string progressLine() const;
   // The outcome in words: "minimized: 13 -> 5 nodes in 12 queries (0.2 s)", "cancelled: the best
   // so far, 986 -> 94 nodes, is kept", ...
@@ -103,7 +108,8 @@ class MinifyRun {
   std::optional<MinifyEvent> start_, improve_, end_;
   size_t startNodes_ = 0, nodes_ = 0, queries_ = 0, cacheHits_ = 0, improvements_ = 0, malformed_ = 0;
   std::string pass_, message_, otherLine_;
-  double seconds_ = 0;
+  double seconds_ = 0, longest_ = 0;
+  size_t running_ = 0;
 };
 
 }  // namespace fathom::viz

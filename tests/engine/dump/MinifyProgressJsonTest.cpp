@@ -62,6 +62,22 @@ TEST(MinifyProgressJson, ImproveNamesNodesAndAFailedCheckpoint) {
   EXPECT_EQ(a.checkpointError, "disk full");
 }
 
+// A "waiting" event says how many isolated queries run and the oldest one's time.
+TEST(MinifyProgressJson, WaitingCarriesTheQueriesInFlight) {
+  MinifyEvent w;
+  w.kind = MinifyEventKind::Waiting;
+  w.queries = 12, w.pass = "nodes to inputs", w.nodes = 31, w.seconds = 5.5, w.running = 2, w.longestSeconds = 1.25;
+  const std::string line = minifyEventLine(w);
+  EXPECT_NE(line.find("\"event\":\"waiting\""), std::string::npos) << line;
+  const MinifyEvent a = roundTrip(w);
+  EXPECT_EQ(a.kind, MinifyEventKind::Waiting);
+  EXPECT_EQ(a.queries, 12u);
+  EXPECT_EQ(a.pass, "nodes to inputs");
+  EXPECT_EQ(a.running, 2u);
+  EXPECT_DOUBLE_EQ(a.longestSeconds, 1.25);
+  EXPECT_FALSE(parseMinifyEvent("{\"event\": \"waiting\", \"running\": -2}").ok());
+}
+
 // Lines that are not events are errors saying why; unknown keys are ignored (the stream may grow).
 TEST(MinifyProgressJson, BadLinesAreErrors) {
   auto message = [](std::string_view line) {

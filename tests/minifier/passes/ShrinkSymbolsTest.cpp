@@ -15,7 +15,7 @@ TEST(ShrinkSymbolsPassTest, ASymbolicSizeShrinksToTwo) {
   minify::MinifyOptions options;
   options.shapeEnv = env;
   // Example inputs are concrete: x as traced, f32[64, 3].
-  ExampleInput in{"x", fakeTensor(DType::Float32, {64, 3}), 1, {}, {}, {}};
+  ExampleInput in{"x", fakeTensor(DType::Float32, {64, 3}), 1, {}, {}, {}, {}};
   auto r = testing::expectPassAloneShrinks("shrink-symbols", b, 3, 3, options, {in});
   ASSERT_EQ(r.best.inputs.size(), 1u);
   EXPECT_EQ(r.best.inputs[0].meta.sizes[0].hint(), 2);
