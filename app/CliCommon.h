@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -41,8 +42,18 @@ Command addStepCommand(CLI::App& parent);
 Command addCheckCommand(CLI::App& parent);
 Command addMinifyCommand(CLI::App& parent);
 Command addExportCommand(CLI::App& parent);
+Command addProbeCommand(CLI::App& parent);
 
 using Json = nlohmann::ordered_json;
+
+// A run's work folder (spill files, script predicates' candidates), removed however it ends.
+struct RemovedAtExit {
+  std::filesystem::path dir;
+  ~RemovedAtExit() {
+    std::error_code e;
+    std::filesystem::remove_all(dir, e);
+  }
+};
 
 // Prints "fathom: <message>" as exactly one line on stderr (newlines and control characters
 // are replaced, so a hostile file name cannot break the one-line contract).

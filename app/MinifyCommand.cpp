@@ -28,7 +28,9 @@
 #include <memory>
 
 #include "app/CliCommon.h"
+#include "app/MinifyLauncher.h"
 #include "app/MinifyProgress.h"
+#include "app/PredicateChoice.h"
 #include "minifier/Backends.h"
 #include "minifier/Checkpoint.h"
 #include "minifier/Minify.h"
@@ -40,15 +42,14 @@ namespace {
 
 constexpr int kExitInterrupted = 130;
 
-struct MinifyCliOptions {
-  std::string dump;
+// dump, graph, predicate, backend, --trust-repro, --in-process and the limits: PredicateChoice.
+struct MinifyCliOptions : PredicateChoice {
   DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
-  std::string graph, predicate, backend, output;
+  std::string output;
   size_t jobs = 1;
-  double timeout = 60;
-  std::string memoryLimit = "4G";
-  bool inProcess = false, resume = false, allowNonFinite = false;
-  bool force = false, json = false, trustRepro = false;
+  bool resume = false, allowNonFinite = false;
+  bool force = false, json = false;
+  LauncherCliOptions launch;  // --launcher, --shared-dir, --remote-fathom
   std::string progress;  // --progress: none, line, json; empty: the line on a terminal
   std::vector<std::string> passes, skipPasses;  // keys, as given
   bool listPasses = false;
@@ -59,19 +60,6 @@ extern "C" void onInterrupt(int) { interrupted = true; }
 
 // DUMP.fathom.json -> DUMP.min.fathom.json
 std::string defaultOutput(const std::string& dump) { return dumpStem(dump) + ".min.fathom.json"; }
-
-// `text` quoted for a POSIX shell: in single quotes, each ' written as '\''.
-std::string shellQuoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The one line that refuses to run a repro's script predicate nobody on this machine named.
-int untrustedScript(const std::string& dump, const std::string& command) {
-  return usageError(dump + ": /repro/predicate: the repro's predicate would run the command '" + command +
-                    "'; name it yourself with --predicate " + shellQuoted("script:" + command) + " or pass --trust-repro to run it");
-}
 
 // --list-passes: one line per pass, its key first; with --json an array of {key, name, description}.
 int listPasses(bool json) {
@@ -121,33 +109,6 @@ struct Start {
   bool resumed = false;
 };
 
-// The predicate and backend: the command line's, else the repro section's, else eager. A script
-// predicate that came with the file runs only when the user names it or passes --trust-repro.
-int resolvePredicate(MinifyCliOptions& o, const Dump& dump, minify::PredicateSpec& spec) {
-  const bool predicateFromRepro = dump.repro && o.predicate.empty();
-  if (dump.repro) {
-    if (o.predicate.empty()) o.predicate = dump.repro->predicate;
-    if (o.backend.empty()) o.backend = dump.repro->backend;
-    if (o.graph.empty()) o.graph = dump.repro->graph;
-  }
-  if (o.predicate.empty())
-    return usageError(std::string("minify: --predicate is required for a dump without a repro section (") + minify::predicateKinds() + ")");
-  if (o.backend.empty()) o.backend = "eager";
-  auto parsed = minify::parsePredicate(o.predicate);
-  if (!parsed.ok()) return reportError(parsed.error());
-  if (predicateFromRepro && parsed->kind == minify::PredicateKind::Script && !o.trustRepro) return untrustedScript(o.dump, parsed->arg);
-  spec = *parsed;
-  return kExitOk;
-}
-
-// The work folder (spill file, script predicates' candidates), removed however the run ends.
-struct RemovedAtExit {
-  std::filesystem::path dir;
-  ~RemovedAtExit() {
-    std::error_code e;
-    std::filesystem::remove_all(dir, e);
-  }
-};
 
 // The minifier's options from the command line: isolation, workers, limits, spill, passes, and
 // Ctrl-C (checked between queries: the best so far is kept).
@@ -181,16 +142,10 @@ int resumeFrom(const MinifyCliOptions& o, const std::string& out, const minify::
 
 // -j, --in-process, --timeout and --memory-limit (its bytes into *memoryBytes), and the
 // predicates that need worker subprocesses.
-int checkWorkerOptions(const MinifyCliOptions& o, const minify::PredicateSpec& spec, uint64_t* memoryBytes) {
+int checkWorkerOptions(const MinifyCliOptions& o) {
   if (o.jobs < 1 || o.jobs > 256) return usageError("-j must be between 1 and 256");
   if (o.inProcess && o.jobs > 1) return usageError("-j needs worker subprocesses: it cannot go with --in-process");
-  if (o.inProcess && minify::predicateKindInfo(spec.kind).needsWorkers)
-    return usageError("--predicate " + std::string(minify::predicateKindName(spec.kind)) +
-                      " needs worker subprocesses: it cannot go with --in-process");
-  if (!(o.timeout > 0)) return usageError("--timeout must be a positive number of seconds");
-  auto memory = parseBytes(o.memoryLimit);
-  if (!memory) return usageError("--memory-limit: expected a byte count like 512M or 8G, got '" + o.memoryLimit + "'");
-  *memoryBytes = *memory;
+  if (o.inProcess && !o.launch.launcher.empty()) return usageError("--launcher runs each query as a job: it cannot go with --in-process");
   return kExitOk;
 }
 
@@ -256,6 +211,32 @@ Result<minify::MinifyResult> minifyWithCheckpoints(const Start& start, const min
   return r;
 }
 
+// Where a run writes: its output, where it came from, the workers' memory limit.
+struct RunPlace {
+  std::string output;
+  minify::CheckpointOrigin origin;
+  uint64_t memory = 0;
+};
+
+// The oracle: the predicate's own, here, or --launcher's, on a cluster node (with the shared
+// folder it writes the queries to in *queries). kExitOk, else the exit code of what it printed.
+int prepareOracle(const MinifyCliOptions& o, const minify::PredicateSpec& spec, const Dump& dump, const Start& start,
+                  const minify::OracleContext& context, const RunPlace& place, minify::PreparedOracle* oracle,
+                  std::unique_ptr<RemovedAtExit>* queries) {
+  if (!o.launch.launcher.empty())
+    return prepareLauncher(o.launch, {o, spec, dump, start.graphName, start.graph, start.inputs, context.workDir, place.output, place.origin,
+                                      place.memory, o.allowNonFinite},
+                           oracle, queries);
+  auto made = minify::makeOracle(spec, start.graph, start.inputs, context);
+  if (!made.ok()) {
+    if (made.error().code == ErrorCode::Internal) return reportError(made.error());
+    printErrorLine(o.dump + ": graph '" + start.graphName + "': " + made.error().message);
+    return kExitProblem;
+  }
+  *oracle = std::move(*made);
+  return kExitOk;
+}
+
 int runMinify(MinifyCliOptions o) {
   int rc = kExitOk;
   if (o.listPasses) return listPasses(o.json);
@@ -264,24 +245,18 @@ int runMinify(MinifyCliOptions o) {
     return usageError("--progress must be none, line or json, not '" + o.progress + "'");
   auto passes = selectedPasses(o, &rc);
   if (!passes) return rc;
-  auto dump = loadDumpOrReport(o.dump, &rc, o.load);
-  if (!dump) return rc;
-  minify::PredicateSpec spec;
-  if (int bad = resolvePredicate(o, *dump, spec); bad != kExitOk) return bad;
-  const minify::Backend* backend = minify::findBackend(o.backend);
-  if (!backend) return usageError("--backend must be one of " + minify::backendNames() + ", not '" + o.backend + "'");
-  uint64_t memory = 0;
-  if (int bad = checkWorkerOptions(o, spec, &memory); bad != kExitOk) return bad;
+  Target t;
+  if (int bad = openTarget(o, o.load, &t); bad != kExitOk) return bad;
+  if (int bad = checkWorkerOptions(o); bad != kExitOk) return bad;
   const std::string out = o.output.empty() ? defaultOutput(o.dump) : o.output;
   if (int bad = checkOutput(o, out); bad != kExitOk) return bad;
-
-  auto graph = selectGraph(*dump, o.graph, o.dump);
-  if (!graph.ok()) return reportError(graph.error());
-  const NamedGraph& g = **graph;
-  auto inputs = graphInputs(*dump, g.name, "", o.dump, o.load);
-  if (!inputs.ok()) return reportError(inputs.error());
+  const Dump* dump = &*t.dump;
+  const minify::PredicateSpec& spec = t.spec;
+  const minify::Backend* backend = t.backend;
+  const uint64_t memory = t.memoryBytes;
+  const NamedGraph& g = *t.graph;
   const minify::CheckpointOrigin origin{o.dump, minify::fileHash(o.dump), g.graph.size()};
-  Start start{g.name, g.graph, *inputs, g.graph.size(), false};
+  Start start{g.name, g.graph, std::move(t.inputs), g.graph.size(), false};
 
   // The work folder: the spill file of large values and script predicates' candidates.
   const auto work = std::filesystem::temp_directory_path() / ("fathom-minify-" + std::to_string(::getpid()));
@@ -296,14 +271,12 @@ int runMinify(MinifyCliOptions o) {
   // name side files only inside their own folder (what `fathom` reads without --trust-paths).
   if (auto s = minify::spillSideFileInputs(start.inputs, spillFile); !s.ok()) return reportError(s.error().within(start.resumed ? out : o.dump));
 
-  minify::OracleContext context{&*dump, g.name, work.string(), backend, !o.inProcess, {o.timeout, static_cast<size_t>(memory >> 20)},
-                                o.allowNonFinite};
-  auto oracle = minify::makeOracle(spec, start.graph, start.inputs, context);
-  if (!oracle.ok()) {
-    if (oracle.error().code == ErrorCode::Internal) return reportError(oracle.error());
-    printErrorLine(o.dump + ": graph '" + g.name + "': " + oracle.error().message);
-    return kExitProblem;
-  }
+  const minify::OracleContext context{&*dump, g.name, work.string(), backend, !o.inProcess,
+                                      {o.timeout, static_cast<size_t>(memory >> 20)}, o.allowNonFinite};
+  std::unique_ptr<RemovedAtExit> queries;  // --launcher's shared folder
+  minify::PreparedOracle prepared;
+  if (int bad = prepareOracle(o, spec, *dump, start, context, {out, origin, memory}, &prepared, &queries); bad != kExitOk) return bad;
+  const minify::PreparedOracle* oracle = &prepared;
 
   // Every checkpoint is a repro: the candidate, the failure it shows, where it came from.
   minify::CheckpointWriter checkpoints(*dump, ReproSpec{g.name, oracle->predicate, backend->name, {}},
@@ -315,6 +288,7 @@ int runMinify(MinifyCliOptions o) {
   started.output = out, started.passes = *passes, started.jobs = o.jobs, started.isolated = !o.inProcess, started.resumed = start.resumed;
   reporter.start(std::move(started));
   minify::MinifyOptions mo = workerOptions(o, oracle->timeoutSeconds, memory, spillFile, *passes);
+  if (queries) mo.timeoutSeconds = 0, mo.memoryLimitMb = 0;  // the limits hold on the node; here a worker waits for its job
   mo.shapeEnv = dump->shapeEnv;
   auto r = minifyWithCheckpoints(start, oracle->oracle, std::move(mo), checkpoints, reporter);
   if (!r.ok()) {
@@ -341,21 +315,12 @@ Command addMinifyCommand(CLI::App& parent) {
               "input; 130: interrupted (the best so far is in the output: continue with --resume).");
   app->add_option("REPRO", o->dump, "A repro or a dump (*.fathom.json); it is never modified (required unless --list-passes)");
   addDumpLoadFlags(app, &o->load);
-  app->add_option("--predicate", o->predicate,
-                  std::string("What failing means (default: the repro's): ") + minify::predicateKinds() +
-                      ". Without an argument, exception, crash and mismatch keep the original's message, signal and op");
-  app->add_option("--backend", o->backend, "What runs each candidate (default: the repro's, else eager): " + minify::backendNames());
-  addGraphOption(app, &o->graph, "Which graph (default: the repro's, else the first)");
+  addPredicateOptions(app, o.get());
+  addLauncherOptions(app, &o->launch);
   app->add_option("-j,--jobs", o->jobs, "Candidates tested at once, in worker subprocesses (speculatively; the result is 1-minimal either way)");
-  app->add_option("--timeout", o->timeout, "Seconds a candidate may run before its worker is killed (default 60; timeout:S sets S)");
-  app->add_option("--memory-limit", o->memoryLimit, "Address space a worker may add, like 512M or 8G (default 4G; not enforced in a sanitizer build)");
-  app->add_flag("--in-process", o->inProcess, "Run candidates in this process, one at a time (not for crash, timeout or guard)");
   app->add_flag("--allow-nonfinite", o->allowNonFinite, "accuracy: also take candidates whose inputs hold NaN or Inf");
   app->add_option("-o,--output", o->output, "Where the minimized repro goes (default: REPRO.min.fathom.json); written after every improvement");
   app->add_flag("--resume", o->resume, "Continue from the checkpoint in the output file (after Ctrl-C or a kill)");
-  app->add_flag("--trust-repro", o->trustRepro,
-                "Run the repro's own script:CMD predicate (a command from the file); without it such a repro is refused "
-                "unless --predicate names the command");
   app->add_flag("--force", o->force, "Overwrite the output file if it exists");
   app->add_option("--passes", o->passes, "Run only these passes, comma-separated keys (see --list-passes); they run in table order")
       ->delimiter(',');

@@ -36,7 +36,7 @@ int runCli(int argc, char** argv) {
   const std::vector<Command> commands = {addInfoCommand(app), addShowCommand(app), addRunCommand(app),
                                          addSampleCommand(app), addTraceCommand(app),
                                          addGuardsCommand(app), addCheckCommand(app), addStepCommand(app),
-                                         addMinifyCommand(app), addExportCommand(app), addDiffCommand(app)};
+                                         addMinifyCommand(app), addProbeCommand(app), addExportCommand(app), addDiffCommand(app)};
 
   // Clearer lines than CLI11's "argument was not expected" for the first word.
   if (argc > 1) {

@@ -1,8 +1,5 @@
 #include "minifier/Predicates.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -23,8 +20,7 @@
 #include "engine/interp/ValueDiff.h"
 #include "engine/symbolic/GuardSet.h"
 #include "minifier/Export.h"
-
-extern char** environ;
+#include "minifier/RunCommand.h"
 
 namespace fathom::minify {
 namespace {
@@ -178,35 +174,10 @@ Verdict guard(sym::ShapeEnv& env, const Candidate& c) {
 
 // --- script --------------------------------------------------------------------------------
 
-// Runs argv[0] with its stdout in `output` (when given; else silenced) and stderr silenced: the
-// exit status, or -1 when it could not start or died by a signal (then `why` says which).
-int runQuietly(const std::vector<std::string>& args, const std::string& output, std::string* why) {
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t quiet;
-  posix_spawn_file_actions_init(&quiet);
-  posix_spawn_file_actions_addopen(&quiet, STDOUT_FILENO, output.empty() ? "/dev/null" : output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&quiet, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &quiet, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&quiet);
-  int status = 0;
-  if (spawned != 0 || waitpid(pid, &status, 0) < 0) {
-    *why = "could not start " + args[0];
-    return -1;
-  }
-  if (WIFSIGNALED(status)) {
-    *why = args[0] + " died with " + signalName(WTERMSIG(status));
-    return -1;
-  }
-  return WEXITSTATUS(status);
-}
-
 // `/bin/sh -c 'CMD "$1"' fathom-minify PATH`: exit status 0 means still failing.
 Verdict runScript(const std::string& command, const std::string& path) {
   std::string why;
-  const int code = runQuietly({"/bin/sh", "-c", command + " \"$1\"", "fathom-minify", path}, "", &why);
+  const int code = runCommand({"/bin/sh", "-c", command + " \"$1\"", "fathom-minify", path}, "", "", &why);
   if (code < 0) return {false, why};
   return {code == 0, "the script exited with status " + std::to_string(code)};
 }
@@ -228,7 +199,7 @@ Verdict runInPyTorch(const Dump& candidate, const std::string& graph, const std:
   if (auto s = writePyTorchScript(candidate, graph, script, "torch:" + kind); !s.ok()) return {false, "could not export it: " + s.error().str()};
   std::string why;
   const std::string output = script + ".out";
-  const int code = runQuietly({"/usr/bin/python3", script, "--check", kind}, output, &why);
+  const int code = runCommand({"/usr/bin/python3", script, "--check", kind}, output, "", &why);
   auto text = readFile(output);
   std::error_code ec;
   for (const auto& f : {script, output, sideFilePath(script)}) std::filesystem::remove(f, ec);
@@ -266,11 +237,12 @@ struct Original {
 };
 
 Result<PreparedOracle> exceptionOracle(const PredicateSpec& spec, const Original& o) {
-  std::string regex = spec.arg;
+  std::string regex = spec.arg, seen;
   if (regex.empty()) {
     const WorkerResult r = observe([&] { return o.probe()(o.candidate); }, o.ctx);
     if (r.end != WorkerEnd::Answered || r.verdict.what.rfind(kRaised, 0) != 0) return o.doesNot("raise an error", r);
     regex = regexEscape(signature(r.verdict.what.substr(std::strlen(kRaised))));
+    seen = r.verdict.what;
   }
   auto re = std::make_shared<std::regex>(regex);
   const Backend& backend = o.backend;
@@ -279,7 +251,7 @@ Result<PreparedOracle> exceptionOracle(const PredicateSpec& spec, const Original
     v.fails = v.what.rfind(kRaised, 0) == 0 && std::regex_search(v.what.substr(std::strlen(kRaised)), *re);
     return v;
   });
-  return PreparedOracle{std::move(oracle), "exception:" + regex};
+  return PreparedOracle{std::move(oracle), "exception:" + regex, 0, seen};
 }
 
 // crash and timeout: answered by how the worker ends.
@@ -292,16 +264,18 @@ Result<PreparedOracle> workerEndOracle(const PredicateSpec& spec, const Original
     const WorkerResult r = observe([&] { return o.probe()(o.candidate); }, limited);
     if (r.end != WorkerEnd::TimedOut) return o.doesNot("time out in " + spec.arg + " s", r);
     Oracle oracle(o.probe(), [](WorkerEnd end, int) { return end == WorkerEnd::TimedOut; });
-    return PreparedOracle{std::move(oracle), "timeout:" + spec.arg, seconds};
+    return PreparedOracle{std::move(oracle), "timeout:" + spec.arg, seconds, r.verdict.what};
   }
   int signal = spec.arg.empty() ? 0 : *parseSignal(spec.arg);
+  std::string seen;
   if (!signal) {
     const WorkerResult r = observe([&] { return o.probe()(o.candidate); }, o.ctx);
     if (r.end != WorkerEnd::Crashed || !r.signal) return o.doesNot("crash", r);
     signal = r.signal;
+    seen = r.verdict.what;
   }
   Oracle oracle(o.probe(), [signal](WorkerEnd end, int s) { return end == WorkerEnd::Crashed && s == signal; });
-  return PreparedOracle{std::move(oracle), "crash:" + signalName(signal)};
+  return PreparedOracle{std::move(oracle), "crash:" + signalName(signal), 0, seen};
 }
 
 // accuracy:kernels: the jit's kernel-by-kernel check (engine/jit/KernelCheck.h) finds a generated
@@ -324,26 +298,27 @@ Result<PreparedOracle> accuracyOracle(const PredicateSpec& spec, const Original&
     if (backend.name != "jit" && backend.name != "jit-unchecked")
       return invalidInput("--predicate accuracy:kernels checks the jit's kernels: it needs --backend jit or jit-unchecked");
     Oracle oracle([&backend](const Candidate& c) { return kernelDivergence(backend, c); });
-    return PreparedOracle{std::move(oracle), "accuracy:kernels"};
+    return PreparedOracle{std::move(oracle), "accuracy:kernels", 0, {}};
   }
   const double tol = spec.arg.empty() ? 1e-3 : *parsePositive(spec.arg);
   const bool allow = o.ctx.allowNonFinite;
   Oracle oracle([&backend, tol, allow](const Candidate& c) { return accuracy(backend, c, tol, allow); });
   char text[64];
   std::snprintf(text, sizeof text, "accuracy:%g", tol);
-  return PreparedOracle{std::move(oracle), text};
+  return PreparedOracle{std::move(oracle), text, 0, {}};
 }
 
 Result<PreparedOracle> mismatchOracle(const PredicateSpec& spec, const Original& o) {
   const Backend& backend = o.backend;
-  std::string op = spec.arg;
+  std::string op = spec.arg, seen;
   if (op.empty()) {
     const WorkerResult r = observe([&] { return mismatch(backend, o.candidate, ""); }, o.ctx);
     if (r.end != WorkerEnd::Answered || !r.verdict.fails) return o.doesNot("show a meta mismatch", r);
     op = r.verdict.what;
+    seen = "a meta mismatch originates at an " + op + " node";
   }
   Oracle oracle([&backend, op](const Candidate& c) { return mismatch(backend, c, op); });
-  return PreparedOracle{std::move(oracle), "mismatch:" + op};
+  return PreparedOracle{std::move(oracle), "mismatch:" + op, 0, seen};
 }
 
 Result<PreparedOracle> guardOracle(const Original& o) {
@@ -354,7 +329,7 @@ Result<PreparedOracle> guardOracle(const Original& o) {
   const WorkerResult r = observe([&] { return guard(*env, o.candidate); }, o.ctx);
   if (r.end != WorkerEnd::Answered || !r.verdict.fails) return o.doesNot("fail a guard or add a late one", r);
   Oracle oracle([env](const Candidate& c) { return guard(*env, c); });
-  return PreparedOracle{std::move(oracle), "guard"};
+  return PreparedOracle{std::move(oracle), "guard", 0, r.verdict.what};
 }
 
 // script and torch: each candidate is written as a dump (named by the worker's process id, so
@@ -377,7 +352,7 @@ Result<PreparedOracle> fileOracle(const PredicateSpec& spec, const Original& o) 
     const WorkerResult r = observe([&] { return probeFor(op)(o.candidate); }, o.ctx);
     if (r.end != WorkerEnd::Answered || !r.verdict.fails) return o.doesNot("fail in PyTorch (" + kind + ")", r);
     if (kind == "meta" && op.empty()) op = reportedOp(r.verdict.what);  // the original's first meta bug
-    return PreparedOracle{Oracle(probeFor(op)), "torch:" + kind + (op.empty() ? "" : ":" + op)};
+    return PreparedOracle{Oracle(probeFor(op)), "torch:" + kind + (op.empty() ? "" : ":" + op), 0, r.verdict.what};
   }
   Oracle oracle([=](const Candidate& c) {
     const std::string path = pathFor(".fathom.json");
@@ -387,7 +362,7 @@ Result<PreparedOracle> fileOracle(const PredicateSpec& spec, const Original& o) 
     for (const auto& f : {path, sideFileOf(path)}) std::filesystem::remove(f, ec);
     return v;
   });
-  return PreparedOracle{std::move(oracle), "script:" + spec.arg};
+  return PreparedOracle{std::move(oracle), "script:" + spec.arg, 0, {}};
 }
 
 // The argument `spec.arg` checked for its kind ("" when fine, else why not); `hasArg`: the

@@ -65,6 +65,10 @@ struct PreparedOracle {
   Oracle oracle;
   std::string predicate;  // resolved for the repro: "exception:<the original's message>", ...
   double timeoutSeconds = 0;  // the worker time limit the predicate needs (timeout:S)
+  // What the original did when making the oracle already ran it and saw it fail as `predicate`
+  // says (learning a default, or timeout's check); empty when it did not run it. `fathom probe`
+  // answers from it instead of running the original twice.
+  std::string originalFailure;
 };
 
 // The oracle for `spec`; defaults that depend on the original (exception's message, crash's

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -62,6 +63,7 @@ void writeAll(int fd, const std::string& text) {
 // silenced. Sends the verdict and _exits (no atexit handlers, no flushing of the parent's buffers).
 [[noreturn]] void runWorkerChild(int fd, const std::function<Verdict()>& probe, const WorkerLimits& limits) {
   ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // no orphan outlives whoever forked it (a probe killed on a cluster node)
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGPIPE, SIGCHLD}) std::signal(sig, SIG_DFL);
   const rlimit noCore{0, 0};
   ::setrlimit(RLIMIT_CORE, &noCore);
