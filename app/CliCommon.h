@@ -43,6 +43,7 @@ Command addCheckCommand(CLI::App& parent);
 Command addMinifyCommand(CLI::App& parent);
 Command addExportCommand(CLI::App& parent);
 Command addProbeCommand(CLI::App& parent);
+Command addPluginsCommand(CLI::App& parent);
 
 using Json = nlohmann::ordered_json;
 

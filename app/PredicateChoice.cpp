@@ -40,8 +40,8 @@ const minify::Backend* resolveFailure(PredicateChoice& c, const Dump& dump, mini
 }
 
 int checkLimits(const PredicateChoice& c, const minify::PredicateSpec& spec, uint64_t* memoryBytes) {
-  if (c.inProcess && minify::predicateKindInfo(spec.kind).needsWorkers)
-    return usageError("--predicate " + std::string(minify::predicateKindName(spec.kind)) +
+  if (c.inProcess && minify::needsWorkers(spec))
+    return usageError("--predicate " + (spec.kind == minify::PredicateKind::Plugin ? spec.arg : std::string(minify::predicateKindName(spec.kind))) +
                       " needs worker subprocesses: it cannot go with --in-process");
   if (!(c.timeout > 0)) return usageError("--timeout must be a positive number of seconds");
   auto memory = parseBytes(c.memoryLimit);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/CliCommon.h"
+#include "app/PluginFlags.h"
 
 namespace fathom::cli {
 namespace {
@@ -30,13 +31,20 @@ int handleParseError(CLI::App& app, const std::vector<Command>& commands, const 
 }
 
 int runCli(int argc, char** argv) {
+  std::vector<std::string> plugins;
+  if (int bad = takePluginFlags(argc, argv, &plugins); bad != kExitOk) return bad;
+  if (int bad = loadCommandPlugins(plugins); bad != kExitOk) return bad;
   CLI::App app{"Fathom: find out why a compiled tensor program goes wrong.", "fathom"};
+  app.footer("Every command takes --plugin PATH (any number of times): a plugin's ops, backends, predicates and importers "
+             "(plugins/api/FathomPlugin.h); FATHOM_PLUGIN_PATH lists more (files or folders of *.so, colon-separated). "
+             "'fathom plugins' lists them.");
   app.set_version_flag("--version", std::string("fathom ") + FATHOM_VERSION);
   app.require_subcommand(1);
   const std::vector<Command> commands = {addInfoCommand(app), addShowCommand(app), addRunCommand(app),
                                          addSampleCommand(app), addTraceCommand(app),
                                          addGuardsCommand(app), addCheckCommand(app), addStepCommand(app),
-                                         addMinifyCommand(app), addProbeCommand(app), addExportCommand(app), addDiffCommand(app)};
+                                         addMinifyCommand(app), addProbeCommand(app), addExportCommand(app), addDiffCommand(app),
+                                         addPluginsCommand(app)};
 
   // Clearer lines than CLI11's "argument was not expected" for the first word.
   if (argc > 1) {

@@ -125,8 +125,10 @@ Graph faultyTransposeMeta(const Graph& g) {
 
 }  // namespace
 
-const std::vector<Backend>& backends() {
-  static const std::vector<Backend> all = {
+namespace {
+
+std::deque<Backend>& registry() {
+  static std::deque<Backend> all = {
       {"eager", "the interpreter, op by op", eager, recordedMeta},
       {"jit", "fused kernels generated with LLVM, inputs checked against their recorded layout", jitChecked, recordedMeta},
       {"jit-unchecked", "the jit without input checks: kernels trust the recorded strides", jitUnchecked, recordedMeta},
@@ -136,6 +138,18 @@ const std::vector<Backend>& backends() {
       {"faulty-meta", "aten.t.default's meta claims contiguous strides", eager, faultyTransposeMeta},
   };
   return all;
+}
+
+}  // namespace
+
+const std::deque<Backend>& backends() { return registry(); }
+
+Status registerBackend(Backend b) {
+  if (b.name.empty() || !b.run) return invalidInput("backend '" + b.name + "' needs a name and a run function");
+  if (findBackend(b.name)) return invalidInput("backend '" + b.name + "' is already registered");
+  if (!b.meta) b.meta = recordedMeta;
+  registry().push_back(std::move(b));
+  return {};
 }
 
 const Backend* findBackend(std::string_view name) {

@@ -12,6 +12,7 @@
 //   Result<ValueList> outs = b->run(graph, inputs);
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -34,8 +35,10 @@ struct Backend {
   std::function<Graph(const Graph&)> meta;
 };
 
-// Every backend, eager first.
-const std::vector<Backend>& backends();
+// Every backend, eager first, then the ones plugins registered (a deque: a Backend* stays valid).
+const std::deque<Backend>& backends();
+// Adds a plugin's backend; an error when the name is taken or it cannot run anything.
+Status registerBackend(Backend backend);
 // The backend named `name`, or null.
 const Backend* findBackend(std::string_view name);
 // "eager, faulty-miscompile, ..." for usage lines.

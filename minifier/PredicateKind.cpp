@@ -9,7 +9,7 @@ namespace {
 using K = PredicateKind;
 
 // name, usage, needs workers, ends the run, PyTorch's check. In the enum's order.
-constexpr std::array<PredicateKindInfo, 8> kKinds{{
+constexpr std::array<PredicateKindInfo, 9> kKinds{{
     {K::Exception, "exception", "exception[:REGEX]", false, false, "exception"},
     {K::Crash, "crash", "crash[:SIGNAL]", true, true, "crash"},
     {K::Timeout, "timeout", "timeout:SECONDS", true, true, "timeout"},
@@ -18,6 +18,7 @@ constexpr std::array<PredicateKindInfo, 8> kKinds{{
     {K::Guard, "guard", "guard", true, false, "exception"},
     {K::Script, "script", "script:CMD", false, false, "exception"},
     {K::Torch, "torch", "torch[:exception|meta]", false, false, "exception"},
+    {K::Plugin, "plugin", "NAME[:ARG]", false, false, "exception"},  // not parsed by name; not in the usage line
 }};
 
 constexpr bool inEnumOrder() {
@@ -29,7 +30,8 @@ static_assert(inEnumOrder(), "kKinds lists the kinds in PredicateKind's order");
 
 std::string usageLine() {
   std::string line;
-  for (size_t i = 0; i < kKinds.size(); ++i) line += (i == 0 ? "" : i + 1 == kKinds.size() ? " or " : ", ") + std::string(kKinds[i].usage);
+  const size_t builtin = kKinds.size() - 1;
+  for (size_t i = 0; i < builtin; ++i) line += (i == 0 ? "" : i + 1 == builtin ? " or " : ", ") + std::string(kKinds[i].usage);
   return line;
 }
 
@@ -47,7 +49,7 @@ std::string_view predicateKindName(PredicateKind kind) { return predicateKindInf
 
 std::optional<PredicateKind> parsePredicateKind(std::string_view name) {
   for (const auto& k : kKinds)
-    if (name == k.name) return k.kind;
+    if (name == k.name && k.kind != K::Plugin) return k.kind;
   return std::nullopt;
 }
 

@@ -15,7 +15,8 @@
 
 namespace fathom::minify {
 
-enum class PredicateKind { Exception, Crash, Timeout, Accuracy, Mismatch, Guard, Script, Torch };
+// Plugin: a predicate a plugin registered (minifier/CustomPredicates.h), named by its argument.
+enum class PredicateKind { Exception, Crash, Timeout, Accuracy, Mismatch, Guard, Script, Torch, Plugin };
 
 struct PredicateKindInfo {
   PredicateKind kind;

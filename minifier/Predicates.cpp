@@ -19,6 +19,7 @@
 #include "engine/interp/ExampleInputs.h"
 #include "engine/interp/ValueDiff.h"
 #include "engine/symbolic/GuardSet.h"
+#include "minifier/CustomPredicates.h"
 #include "minifier/Export.h"
 #include "minifier/RunCommand.h"
 
@@ -365,6 +366,19 @@ Result<PreparedOracle> fileOracle(const PredicateSpec& spec, const Original& o) 
   return PreparedOracle{std::move(oracle), "script:" + spec.arg, 0, {}};
 }
 
+// A plugin's predicate (CustomPredicates.h): spec.arg is "NAME[:ARG]"; its check runs with the
+// run's backend. One that may crash or hang asks for workers.
+Result<PreparedOracle> pluginOracle(const PredicateSpec& spec, const Original& o) {
+  const auto colon = spec.arg.find(':');
+  const CustomPredicate* p = findCustomPredicate(std::string_view(spec.arg).substr(0, colon));
+  if (!p) return invalidInput("--predicate " + spec.arg + ": no plugin registered it");
+  if (p->needsWorkers && !o.ctx.isolate) return invalidInput("--predicate " + p->name + " needs worker subprocesses (not --in-process)");
+  const std::string arg = colon == std::string::npos ? "" : spec.arg.substr(colon + 1);
+  const Backend& backend = o.backend;
+  Oracle oracle([p, arg, &backend](const Candidate& c) { return p->check(c, backend, arg); });
+  return PreparedOracle{std::move(oracle), spec.arg, 0, {}};
+}
+
 // The argument `spec.arg` checked for its kind ("" when fine, else why not); `hasArg`: the
 // text had a ':'.
 std::string argumentProblem(const PredicateSpec& spec, bool hasArg) {
@@ -384,6 +398,7 @@ std::string argumentProblem(const PredicateSpec& spec, bool hasArg) {
     case PredicateKind::Mismatch: return hasArg && spec.arg.empty() ? "mismatch:OP needs an op name (aten.t.default)" : "";
     case PredicateKind::Guard: return hasArg ? "guard takes no argument" : "";
     case PredicateKind::Script: return spec.arg.empty() ? "script:CMD needs a command" : "";
+    case PredicateKind::Plugin: return "";
     case PredicateKind::Torch:
       return hasArg && spec.arg != "exception" && spec.arg != "meta" && spec.arg.rfind("meta:", 0) != 0
                  ? "torch:KIND takes exception, meta or meta:OP"
@@ -397,10 +412,21 @@ std::string argumentProblem(const PredicateSpec& spec, bool hasArg) {
 Result<PredicateSpec> parsePredicate(const std::string& text) {
   const auto colon = text.find(':');
   const auto kind = parsePredicateKind(std::string_view(text).substr(0, colon));
-  if (!kind) return invalidInput("--predicate must be " + std::string(predicateKinds()) + ", not '" + text + "'");
+  if (!kind && findCustomPredicate(std::string_view(text).substr(0, colon))) return PredicateSpec{PredicateKind::Plugin, text};
+  if (!kind) {
+    std::string plugins;
+    for (const auto& p : customPredicates()) plugins += ", " + p.name + "[:ARG]";
+    return invalidInput("--predicate must be " + std::string(predicateKinds()) + plugins + ", not '" + text + "'");
+  }
   PredicateSpec spec{*kind, colon == std::string::npos ? "" : text.substr(colon + 1)};
   if (auto why = argumentProblem(spec, colon != std::string::npos); !why.empty()) return invalidInput("--predicate " + text + ": " + why);
   return spec;
+}
+
+bool needsWorkers(const PredicateSpec& spec) {
+  if (spec.kind != PredicateKind::Plugin) return predicateKindInfo(spec.kind).needsWorkers;
+  const CustomPredicate* p = findCustomPredicate(std::string_view(spec.arg).substr(0, spec.arg.find(':')));
+  return p && p->needsWorkers;
 }
 
 Dump candidateDump(const Candidate& c, const Dump& original, const std::string& graphName) {
@@ -426,6 +452,7 @@ Result<PreparedOracle> makeOracle(const PredicateSpec& spec, const Graph& graph,
     case PredicateKind::Guard: return guardOracle(o);
     case PredicateKind::Script:
     case PredicateKind::Torch: return fileOracle(spec, o);
+    case PredicateKind::Plugin: return pluginOracle(spec, o);
   }
   return internalError("unknown predicate kind");
 }

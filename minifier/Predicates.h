@@ -43,6 +43,10 @@ struct PredicateSpec {
   std::string arg;  // the regex, signal, seconds, tolerance, op or command; empty when not given
 };
 
+// Whether candidates must run in worker subprocesses for this predicate (its kind's table row,
+// or the plugin predicate's own say).
+bool needsWorkers(const PredicateSpec& spec);
+
 // "KIND[:ARG]", checked: an unknown kind or a bad argument is an error naming the text (the
 // usage line of every kind is predicateKinds()).
 Result<PredicateSpec> parsePredicate(const std::string& text);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace fathom::gui {
 
@@ -16,6 +17,7 @@ struct GuiOptions {
   std::string runTo, breakAt, checkReport;  // the interpreter panel
   int step = 0;
   bool keepUnknownOps = false, trustPaths = false;
+  std::vector<std::string> plugins;  // --plugin
   std::string minify, minifyBackend;  // --minify PREDICATE ("repro": the repro's own), --minify-backend
   int minifyJobs = 1;
   size_t minifyStopAfter = 0;         // queries; 0: run to the end

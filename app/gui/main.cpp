@@ -7,10 +7,12 @@
 #include <QApplication>
 #include <QTimer>
 
+#include <cstdlib>
 #include <iostream>
 #include <regex>
 
 #include "app/gui/Headless.h"
+#include "plugins/host/PluginHost.h"
 #include "viz/gui/MainWindow.h"
 #include "viz/gui/MinifyPanel.h"
 
@@ -61,9 +63,24 @@ void addOptions(CLI::App& app, fathom::gui::GuiOptions& o) {
   app.add_option("--size", o.size, "Window size for --screenshot, WxH (default 1600x1000)");
   app.add_flag("--keep-unknown-ops", o.keepUnknownOps, "Load ops this build does not know as opaque nodes");
   app.add_flag("--trust-paths", o.trustPaths, "Read side files outside the dump's folder");
+  app.add_option("--plugin", o.plugins,
+                 "Load a plugin (a .so: custom ops, backends, predicates, importers; any number of times); FATHOM_PLUGIN_PATH lists more");
   app.footer("Exit codes (--screenshot): 0 written; 2 bad usage or a bad file (one line on stderr); 3 the view did not settle; "
              "1 (--minify) written, but the minification ended without a result (the input does not fail as asked, a bad predicate: "
              "its line on stderr).");
+}
+
+// --plugin's and FATHOM_PLUGIN_PATH's plugins, before any dump loads: the first --plugin that
+// failed, else "" (a FATHOM_PLUGIN_PATH failure is a warning line). fathom-gui's `fathom minify`
+// gets them all through FATHOM_PLUGIN_PATH.
+std::string loadGuiPlugins(const std::vector<std::string>& asked) {
+  const auto report = fathom::plugin::loadPlugins(asked, std::getenv("FATHOM_PLUGIN_PATH"));
+  fathom::plugin::exportPluginPath();
+  for (const auto& e : report.errors) {
+    if (e.asked) return e.path + ": " + e.message;
+    std::cerr << "fathom: warning: " << e.path << " (from FATHOM_PLUGIN_PATH): " << e.message << "; going on without it\n";
+  }
+  return "";
 }
 
 }  // namespace
@@ -78,6 +95,7 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);
     return fail(e.what());
   }
+  if (const std::string error = loadGuiPlugins(o.plugins); !error.empty()) return fail(error);
   int width = 0, height = 0;
   if (!parseSize(o.size, &width, &height)) return fail("--size takes WxH between 200x150 and 8000x8000, e.g. 1600x1000");
   if (!o.event.empty() && o.traceLog.empty()) return fail("--event needs --trace-log");

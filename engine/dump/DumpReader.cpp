@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "engine/dump/DumpImporters.h"
 #include "engine/dump/Dump.h"
 #include "engine/dump/DumpStreamReader.h"
 #include "engine/dump/DumpValueReader.h"
@@ -258,6 +259,16 @@ Result<Dump> dumpread::parseDumpDomOnly(std::string_view text, const std::string
 }
 
 Result<Dump> loadDump(const std::string& path, const DumpReadOptions& options) {
+  if (const DumpImporter* importer = importerFor(path)) {
+    Result<Dump> imported = invalidInput("the importer returned nothing");
+    try {
+      imported = importer->load(path);
+    } catch (const std::exception& e) {
+      imported = invalidInput(std::string("the importer threw: ") + e.what());
+    }
+    if (!imported.ok()) return imported.error().within(path + " (importer " + importer->name + ")");
+    return imported;
+  }
   auto text = readFile(path);
   FATHOM_TRY(text);
   return parseDump(*text, path, options);

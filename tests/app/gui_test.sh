@@ -128,4 +128,10 @@ usage_error "no graph named 'nope'" samples/mlp.fathom.json --screenshot "$T/x.p
 usage_error "no node 'nope'" samples/mlp.fathom.json --screenshot "$T/x.png" --select nope
 usage_error "--size takes WxH" samples/mlp.fathom.json --screenshot "$T/x.png" --size huge
 usage_error "--screenshot needs a DUMP" --screenshot "$T/x.png"
+# Plugins: a dump of custom ops opens with --plugin (and only with it); a broken plugin is exit 2.
+PLUGINS=$(cd "$(dirname "$CLI")/.." && pwd)
+ok samples/plugins/demo-ops.fathom.json --plugin "$PLUGINS/plugins/libfathom_demo_ops.so" --screenshot "$T/plugin.png" --select row_pad --size 1200x800
+png_ok "$T/plugin.png" 1200x800
+usage_error "unknown op 'demo.scaled_add.default'" samples/plugins/demo-ops.fathom.json --screenshot "$T/x.png"
+usage_error "plugin API version 99" samples/mlp.fathom.json --plugin "$PLUGINS/tests/plugins/libfathom_broken_version.so" --screenshot "$T/x.png"
 finish

@@ -171,3 +171,17 @@ TEST(VizGraphModel, PlainGraphsAndErrors) {
 
 }  // namespace
 }  // namespace fathom::viz
+
+namespace fathom::viz {
+namespace {
+
+// A box names ATen ops bare and keeps a custom op's namespace (a plugin's op is not ATen's).
+TEST(VizShortOpName, AtenBareCustomOpsWithTheirNamespace) {
+  EXPECT_EQ(shortOpName("aten.addmm.default"), "addmm");
+  EXPECT_EQ(shortOpName("demo.row_pad.default"), "demo::row_pad");
+  EXPECT_EQ(shortOpName("my::op"), "op");
+  EXPECT_EQ(shortOpName("getitem"), "getitem");
+}
+
+}  // namespace
+}  // namespace fathom::viz

@@ -163,6 +163,9 @@ std::string metaText(const Value& val, bool atHints) {
 std::string shortOpName(std::string_view target) {
   if (target.rfind("aten.", 0) == 0) target.remove_prefix(5);
   else if (auto ns = target.find("::"); ns != std::string_view::npos) target.remove_prefix(ns + 2);
+  else if (auto dot = target.find('.'); dot != std::string_view::npos && target.find('.', dot + 1) != std::string_view::npos)
+    // A custom op ("demo.row_pad.default", a plugin's): its namespace says it is not ATen's.
+    return std::string(target.substr(0, dot)) + "::" + std::string(target.substr(dot + 1, target.find('.', dot + 1) - dot - 1));
   if (auto dot = target.find('.'); dot != std::string_view::npos) target = target.substr(0, dot);
   return std::string(target);
 }

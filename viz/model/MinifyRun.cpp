@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "minifier/Backends.h"
+#include "minifier/CustomPredicates.h"
 #include "minifier/PredicateKind.h"
 
 namespace fathom::viz {
@@ -37,6 +38,7 @@ std::vector<std::string> minifyArguments(const MinifyChoices& c) {
 std::vector<std::string> predicateChoices() {
   std::vector<std::string> out;
   for (const auto& k : minify::allPredicateKinds()) {
+    if (k.kind == minify::PredicateKind::Plugin) continue;  // each plugin predicate is listed by name below
     const std::string usage = k.usage;  // "exception[:REGEX]", "timeout:SECONDS", "torch[:exception|meta]"
     const size_t open = usage.find("[:");
     if (open == std::string::npos) {  // no argument, or a required one: as the usage spells it
@@ -54,6 +56,7 @@ std::vector<std::string> predicateChoices() {
       from = bar + 1;
     }
   }
+  for (const auto& p : minify::customPredicates()) out.push_back(p.name);
   return out;
 }
 
