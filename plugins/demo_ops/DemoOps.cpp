@@ -3,8 +3,18 @@
 //       contiguous; it has a meta function
 //   demo::row_pad(Tensor x, int pad) -> Tensor   the last dim padded with `pad` zeros at its end,
 //       contiguous; it has NO meta function: Fathom infers its layout by running the kernel
-// Both take float32 of any rank. Built as libfathom_demo_ops.so; load with --plugin.
+// Both take float32 of any rank. And an importer: "*.ops.txt", a chain of ops as text, one per
+// line - the first `input NAME 4x8`, then `OP [INT...]` applied to the value before (ATen ops by
+// their short name, `demo::row_pad 3`):
+//   input x 4x8
+//   relu
+//   demo::row_pad 3
+// Built as libfathom_demo_ops.so; load with --plugin.
+#include <fstream>
+#include <sstream>
+
 #include "engine/core/Error.h"
+#include "engine/graph/GraphBuilder.h"
 #include "plugins/api/FathomPlugin.h"
 
 namespace {
@@ -54,9 +64,69 @@ ValueList rowPadKernel(const ValueList& args) {
   return {Value(std::move(*out))};
 }
 
+// "4x8" -> {4, 8}; empty when it is not sizes.
+fathom::SymIntList parseSizes(const std::string& text) {
+  fathom::SymIntList sizes;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, 'x');) {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) return {};
+    sizes.push_back(fathom::SymInt(std::stoll(part)));
+  }
+  return sizes;
+}
+
+// "relu" -> "aten.relu.default", "demo::row_pad" -> "demo.row_pad.default".
+std::string opName(const std::string& word) {
+  const auto ns = word.find("::");
+  return ns == std::string::npos ? "aten." + word + ".default" : word.substr(0, ns) + "." + word.substr(ns + 2) + ".default";
+}
+
+fathom::Result<fathom::Dump> importOpsText(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) return fathom::invalidInput("cannot open");
+  fathom::GraphBuilder b;
+  fathom::NodeRef last{};
+  std::string inputName;
+  fathom::SymIntList inputSizes;
+  int lineNumber = 0;
+  for (std::string line; std::getline(file, line);) {
+    ++lineNumber;
+    std::istringstream words(line);
+    std::string op;
+    if (!(words >> op) || op[0] == '#') continue;
+    const std::string where = "line " + std::to_string(lineNumber);
+    if (inputName.empty()) {
+      std::string sizes;
+      if (op != "input" || !(words >> inputName >> sizes) || (inputSizes = parseSizes(sizes)).empty())
+        return fathom::invalidInput("the first line is 'input NAME SIZES' (input x 4x8)", where);
+      last = b.input(inputName, fathom::fakeTensor(fathom::DType::Float32, inputSizes));
+      continue;
+    }
+    fathom::ValueList args{fathom::Value(last)};
+    for (long long n; words >> n;) args.push_back(fathom::Value(fathom::SymInt(n)));
+    last = b.call(opName(op), std::move(args));
+    if (const fathom::Error* e = b.error()) return fathom::invalidInput(e->message, where);
+  }
+  if (inputName.empty()) return fathom::invalidInput("no 'input NAME SIZES' line");
+  b.output({fathom::Value(last)});
+  auto graph = b.finish();
+  if (!graph.ok()) return graph.error();
+  fathom::Dump d;
+  d.producer = {{"tool", "demo-ops importer"}};
+  d.graphs.push_back({"forward", std::move(*graph)});
+  fathom::ExampleInput in;
+  in.name = inputName;
+  in.meta = fathom::fakeTensor(fathom::DType::Float32, inputSizes);
+  in.seed = 1;
+  in.range = std::pair(-1.0, 1.0);
+  d.inputs.emplace_back("forward", std::vector<fathom::ExampleInput>{in});
+  return d;
+}
+
 }  // namespace
 
 FATHOM_PLUGIN("demo-ops", "1.0", registrar) {
   registrar.op({"demo::scaled_add(Tensor a, Tensor b, float alpha=1) -> Tensor", scaledAddMeta, scaledAddKernel});
   registrar.op({"demo::row_pad(Tensor x, int pad) -> Tensor", {}, rowPadKernel});
+  registrar.importer({"ops-text", ".ops.txt", importOpsText});
 }
