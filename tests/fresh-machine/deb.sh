@@ -7,7 +7,8 @@
 #   ninja -C build fathom_installed && (cd build && cpack -G DEB)
 #   tests/fresh-machine/deb.sh [--keep] [--recommends] [--work DIR] [DEB_DIR]
 #     --keep         leave the root (DIR/root) in place afterwards (unmounted)
-#     --recommends   install the Recommends too (python3-torch: then fathom_torch runs as well)
+#     --recommends   install the Recommends too (python3-torch: then fathom_torch runs as well;
+#                    about 6 minutes)
 #     --work DIR     where the root and the logs go (default: a new folder under /var/tmp)
 #     DEB_DIR        where fathom_*.deb is (default: build/packages of this checkout)
 # Output: the log in DIR/deb.log, and a last line with the times and sizes. Exit 0 when all passed.
@@ -20,7 +21,7 @@ while [ $# -gt 0 ]; do
     --keep) KEEP=1 ;;
     --recommends) RECOMMENDS="" ;;
     --work) WORK=$2; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "deb.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     *) DEBS=$1 ;;
   esac

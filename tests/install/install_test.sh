@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # ctest `install_consumer` (label install): Fathom as installed, used from outside its tree.
-#   install_test.sh BUILD_DIR SOURCE_ROOT VERSION
+#   install_test.sh BUILD_DIR SOURCE_ROOT VERSION [CONSUMER_FLAGS]
+# (CONSUMER_FLAGS: compile and link flags the consumer needs to link these libraries - the
+# sanitizer build's -fsanitize=...)
 # Installs BUILD_DIR (already built: the fathom_installed target) into a temporary prefix with
 # `cmake --install --strip`, then, from a folder outside the checkout and with only that prefix:
 #   - configures and builds tests/install/consumer (find_package(Fathom) -> Fathom::minifier,
@@ -9,7 +11,7 @@
 #   - checks the prefix names no path of the build or the checkout (it is relocatable) and that no
 #     installed header includes LLVM, Z3 or Qt.
 set -u
-BUILD=$(cd "$1" && pwd) SRC=$(cd "$2" && pwd) VERSION=$3
+BUILD=$(cd "$1" && pwd) SRC=$(cd "$2" && pwd) VERSION=$3 FLAGS=${4:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 P=$T/prefix
@@ -28,7 +30,7 @@ mkdir "$T/elsewhere" && cd "$T/elsewhere" || exit 1
 # The out-of-tree program, with the generator this build used (Ninja when it is there).
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
 if run "configure the consumer" cmake -S "$SRC/tests/install/consumer" -B "$T/consumer" "${gen[@]}" \
-       -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$P" &&
+       -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_EXE_LINKER_FLAGS="$FLAGS" &&
    run "build the consumer" cmake --build "$T/consumer" &&
    run "run the consumer" "$T/consumer/consumer" "$P/share/fathom/samples/mlp.fathom.json" mlp; then
   grep -q "^graph .*: 1 outputs, sizes 32x10; .* nodes as the sample builds it; [1-9][0-9]* minifier passes$" "$T/out" ||
