@@ -2,6 +2,8 @@
 // worded "stride X claimed, Y real" (pytorch #182328's shape of bug); a correct meta agrees.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "engine/graph/GraphBuilder.h"
 #include "engine/ops/infer/MetaCheck.h"
 
@@ -10,6 +12,17 @@ namespace {
 
 ValueList padExample() {
   return {fakeTensor(DType::Float32, {4, 6}), Value(ValueList{Value(1), Value(2)}), Value(0.0)};
+}
+
+// `name`'s OpDef with a meta that changes its first output's meta after the real one ran.
+OpDef withCorruptedMeta(std::string_view name, std::function<void(TensorMeta&)> corrupt) {
+  OpDef op = *OpRegistry::global().find(name);
+  op.meta = [real = op.meta, corrupt](const ValueList& args) {
+    ValueList out = real(args);
+    corrupt(out[0].as<TensorMeta>());
+    return out;
+  };
+  return op;
 }
 
 TEST(MetaCheck, TheBuiltinPadMetaAgreesWithItsKernel) {
@@ -22,14 +35,8 @@ TEST(MetaCheck, TheBuiltinPadMetaAgreesWithItsKernel) {
 // A meta that rounds the row stride up to a multiple of 8 (an aligned allocation the kernel
 // does not make): caught on the example itself, row stride 16 claimed where the kernel has 9.
 TEST(MetaCheck, AWrongStrideInADeclaredMetaIsCaught) {
-  OpDef op = *OpRegistry::global().find("aten.constant_pad_nd.default");
-  OpFn real = op.meta;
-  op.meta = [real](const ValueList& args) {
-    ValueList out = real(args);
-    TensorMeta& m = out[0].as<TensorMeta>();
-    m.strides[0] = (m.sizes[1].hint() + 7) / 8 * 8;
-    return out;
-  };
+  OpDef op = withCorruptedMeta("aten.constant_pad_nd.default",
+                                [](TensorMeta& m) { m.strides[0] = (m.sizes[1].hint() + 7) / 8 * 8; });
   auto r = checkDeclaredMeta(op, padExample());
   ASSERT_TRUE(r.ok()) << r.error().str();
   EXPECT_EQ(r->disagreement,
@@ -40,14 +47,7 @@ TEST(MetaCheck, AWrongStrideInADeclaredMetaIsCaught) {
 // A meta that ignores the input's layout (always contiguous) is right on contiguous inputs and
 // caught on the first transposed run.
 TEST(MetaCheck, AMetaThatIgnoresTheInputLayoutIsCaughtOnATransposedRun) {
-  OpDef op = *OpRegistry::global().find("aten.relu.default");
-  OpFn real = op.meta;
-  op.meta = [real](const ValueList& args) {
-    ValueList out = real(args);
-    TensorMeta& m = out[0].as<TensorMeta>();
-    m.strides = contiguousStrides(m.sizes);
-    return out;
-  };
+  OpDef op = withCorruptedMeta("aten.relu.default", [](TensorMeta& m) { m.strides = contiguousStrides(m.sizes); });
   auto r = checkDeclaredMeta(op, {fakeTensor(DType::Float32, {4, 6})});
   ASSERT_TRUE(r.ok()) << r.error().str();
   EXPECT_NE(r->disagreement.find("transposed: output 0 strides: "), std::string::npos) << r->disagreement;
