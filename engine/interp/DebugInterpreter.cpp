@@ -5,6 +5,7 @@
 #include "engine/interp/RandomOps.h"
 #include "engine/ops/cpu/Copy.h"
 #include "engine/ops/OpRegistry.h"
+#include "engine/ops/infer/InferMeta.h"
 #include "engine/symbolic/ShapeEnv.h"
 
 namespace fathom {
@@ -75,6 +76,10 @@ void DebugInterpreter::report(const Node& node, std::string field, std::string e
   }
   m.field = std::move(field);
   m.expected = std::move(expected);
+  // A meta inferred from the kernel (ops/infer/) is an assumption: name the rule that failed.
+  if (node.op)
+    if (const auto* inferred = infer::inferredMetaOf(node.op->meta))
+      m.expected += " (assumed by " + std::string(infer::kInferMetaStage) + ": " + inferred->ruleText() + ")";
   m.actual = std::move(actual);
   m.origin = !inputsBad_;
   m.source = node.provenance.source;

@@ -26,7 +26,7 @@ namespace fathom::sym {
 
 // Where a decision was taken. The tracer sets it before each op runs its meta function.
 struct GuardContext {
-  std::string stage = "trace";  // trace, aot-forward, aot-backward, partition, compile
+  std::string stage = "trace";  // trace, aot-forward, aot-backward, partition, compile, infer-meta
   std::string node;             // "add_3"
   std::string op;               // "aten.add.Tensor"
   std::string source;           // "samples/models/Bert.cpp:88" - the model code
