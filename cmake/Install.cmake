@@ -42,12 +42,15 @@ install(FILES ${PROJECT_SOURCE_DIR}/samples/mlp.fathom.json ${PROJECT_SOURCE_DIR
 install(FILES ${PROJECT_SOURCE_DIR}/engine/dump/fathom-dump.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/fathom COMPONENT runtime)
 
+# --- The in-tree plugins (plugins/demo_ops, plugins/nan_check): lib/fathom/plugins, for --plugin --
+install(TARGETS fathom_demo_ops fathom_nan_check LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/fathom/plugins COMPONENT runtime)
+
 # --- Public headers: include/fathom/engine/..., as the sources include them ("engine/...") ----
 # A header that includes LLVM, Qt or Z3 is the library's business alone (STYLE.md, Layering):
 # it stays out, so building against Fathom needs none of their -dev packages.
 file(GLOB_RECURSE _headers RELATIVE ${PROJECT_SOURCE_DIR} CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/engine/*.h ${PROJECT_SOURCE_DIR}/minifier/*.h ${PROJECT_SOURCE_DIR}/minifier/*.def
-     ${PROJECT_SOURCE_DIR}/samples/*.h)
+     ${PROJECT_SOURCE_DIR}/samples/*.h ${PROJECT_SOURCE_DIR}/plugins/api/*.h)
 foreach(_h IN LISTS _headers)
   file(STRINGS ${PROJECT_SOURCE_DIR}/${_h} _private REGEX "#include <(llvm|llvm-c|z3|Q[A-Za-z]+)[/.>]")
   if(NOT _private)

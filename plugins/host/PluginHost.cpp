@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "engine/ops/infer/FirstCall.h"
 #include "minifier/PredicateKind.h"
 #include "minifier/Worker.h"
 #include "plugins/api/FathomPlugin.h"
@@ -136,9 +137,13 @@ Result<LoadedPlugin> loadPlugin(const std::string& path) {
   auto opNames = checkStaged(o->staged);
   if (!opNames.ok()) return opNames.error().within(path);
   LoadedPlugin p{path, o->name, o->version, *opNames, {}, {}, {}, {}};
-  for (auto& op : o->staged.ops) {
-    if (!op.meta) p.opsWithoutMeta.push_back(p.ops[static_cast<size_t>(&op - o->staged.ops.data())]);
-    if (auto s = OpRegistry::global().add(op.schema, std::move(op.meta), std::move(op.kernel), op.tags); !s.ok()) return s.error().within(path);
+  for (size_t k = 0; k < o->staged.ops.size(); ++k) {
+    // A kernel-only op's layout is inferred from its kernel; a declared meta is checked against
+    // the kernel before its first use (engine/ops/infer/FirstCall.h).
+    OpSpec& op = o->staged.ops[k];
+    if (!op.meta) p.opsWithoutMeta.push_back(p.ops[k]);
+    OpFn meta = op.meta ? infer::checkedOnFirstCall(p.ops[k], std::move(op.meta)) : infer::inferredOnFirstCall(p.ops[k]);
+    if (auto s = OpRegistry::global().add(op.schema, std::move(meta), std::move(op.kernel), op.tags); !s.ok()) return s.error().within(path);
   }
   for (auto& b : o->staged.backends) {
     p.backends.push_back(b.name);

@@ -47,6 +47,19 @@ FATHOM_PLUGIN_PATH="$T/path" "$FATHOM" run $DEMO >"$T/out" 2>"$T/err" || fail "F
 grep -q "warning: .*libfathom_broken_version.so (from FATHOM_PLUGIN_PATH): plugin API version 99" "$T/err" ||
   fail "FATHOM_PLUGIN_PATH: the broken plugin's warning ($(cat "$T/err"))"
 
+# --- an importer, and layouts from kernels: demo::row_pad has no meta, so building the graph the
+# importer reads infers it from the kernel (f32[4, 11]); a declared meta that lies is caught.
+printf 'input x 4x8\nrelu\ndemo::row_pad 3\nlog\n' >"$T/chain.ops.txt"
+ok show "$T/chain.ops.txt" --plugin "$OPS" && grep -q "%row_pad : f32\[4, 11\] \[11, 1\] = demo.row_pad.default(%relu, 3)" "$T/out" ||
+  fail "the importer's graph, row_pad's layout inferred: $(cat "$T/out")"
+ok check "$T/chain.ops.txt" --plugin "$OPS" && grep -q "0 mismatches" "$T/out" || fail "the inferred layout holds when it runs"
+usage_error "syntax error" show "$T/chain.ops.txt"
+printf 'input x 4x6\nbroken::twice\n' >"$T/twice.ops.txt"
+usage_error "its declared meta function disagrees with its kernel: broken.twice.default: on in0 [4, 6] contiguous: output 0 strides: [1, 4] claimed, [6, 1] real" show "$T/twice.ops.txt" --plugin "$OPS" \
+  --plugin "$BROKEN/libfathom_broken_wrong_meta.so"
+printf 'input x 4x6\nnot_an_op\n' >"$T/bad.ops.txt"
+usage_error "line 2: " show "$T/bad.ops.txt" --plugin "$OPS"
+
 # --- broken plugins: one error each, naming the file and what is wrong --------------------------------
 usage_error "libfathom_broken_version.so: plugin API version 99, this fathom's is 1" info $DEMO --plugin "$BROKEN/libfathom_broken_version.so"
 usage_error "libfathom_broken_missing_symbol.so: cannot load: " info $DEMO --plugin "$BROKEN/libfathom_broken_missing_symbol.so"

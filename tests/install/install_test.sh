@@ -37,8 +37,20 @@ if run "configure the consumer" cmake -S "$SRC/tests/install/consumer" -B "$T/co
     fail "consumer: unexpected output: $(cat "$T/out")"
 fi
 
-# --- An out-of-tree plugin built against the prefix (find_package(Fathom) -> Fathom::plugin) and
-# --- loaded by the installed fathom goes here, once plugins/api is in the tree.
+# An out-of-tree plugin built against the prefix (find_package(Fathom) -> Fathom::plugin) and
+# loaded by the installed fathom: its op (kernel only) runs in a dump, its predicate minifies it.
+if run "configure the plugin" cmake -S "$SRC/tests/install/plugin" -B "$T/plugin" "${gen[@]}" \
+       -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_MODULE_LINKER_FLAGS="$FLAGS" &&
+   run "build the plugin" cmake --build "$T/plugin"; then
+  PLUGIN=$T/plugin/liboot_square.so
+  jq '.graphs.forward.nodes |= map(if .name == "relu" then .op = "oot.square.default" else . end)' \
+    "$P/share/fathom/samples/mlp.fathom.json" >oot.fathom.json
+  run "fathom plugins (out-of-tree)" "$P/bin/fathom" plugins --plugin "$PLUGIN" --json &&
+    { grep -q '"oot.square.default"' "$T/out" || fail "the out-of-tree plugin's op is not listed: $(cat "$T/out")"; }
+  run "fathom run (out-of-tree op)" "$P/bin/fathom" run oot.fathom.json --plugin "$PLUGIN"
+  run "fathom minify (out-of-tree predicate)" "$P/bin/fathom" minify oot.fathom.json --plugin "$PLUGIN" --predicate has-square -o oot.min.fathom.json --json &&
+    { grep -q '"end_nodes": 3' "$T/out" || fail "minify with the out-of-tree predicate: $(cat "$T/out")"; }
+fi
 
 # The installed programs, run from here with nothing of the checkout.
 F=$P/bin/fathom

@@ -3,6 +3,8 @@
 // BROKEN_* macro defined (tests/plugins/CMakeLists.txt).
 #include <csignal>
 
+#include "engine/core/Error.h"
+
 #include "engine/interp/DebugInterpreter.h"
 #include "plugins/api/FathomPlugin.h"
 
@@ -23,6 +25,23 @@ namespace {
   return fathom::DebugInterpreter(g).run(std::move(inputs));
 }
 
+[[maybe_unused]] fathom::ValueList twiceKernel(const fathom::ValueList& args) {
+  auto in = args[0].as<fathom::Tensor>().contiguous();
+  FATHOM_CHECK(in.ok(), "twice: ", in.ok() ? "" : in.error().message);
+  auto out = fathom::Tensor::empty(in->sizes(), in->dtype());
+  FATHOM_CHECK(out.ok(), "twice: no memory");
+  for (int64_t k = 0; k < in->numel(); ++k) out->setLinear(k, 2 * in->atLinear(k));
+  return {fathom::Value(std::move(*out))};
+}
+
+[[maybe_unused]] fathom::ValueList twiceWrongMeta(const fathom::ValueList& args) {
+  fathom::TensorMeta m = args[0].as<fathom::TensorMeta>();
+  m.strides = fathom::contiguousStrides(m.sizes);
+  if (m.dim() == 2) m.strides = {fathom::SymInt(1), m.sizes[0]};  // column-major: the lie
+  m.storageOffset = 0;
+  return {fathom::Value(std::move(m))};
+}
+
 }  // namespace
 
 FATHOM_PLUGIN("broken", "0", registrar) {
@@ -37,6 +56,10 @@ FATHOM_PLUGIN("broken", "0", registrar) {
   (void)registrar;
 #elif defined(BROKEN_CRASHING_BACKEND)
   registrar.backend({"crash-on-log", "dies with SIGSEGV on any graph holding aten.log", crashOnLog, {}});
+#elif defined(BROKEN_WRONG_META)
+  // Loads fine; its meta claims column-major strides for the kernel's row-major result (the
+  // shape of pytorch #182328): caught against the kernel before its first use.
+  registrar.op({"broken::twice(Tensor x) -> Tensor", twiceWrongMeta, twiceKernel});
 #else
   (void)registrar;
 #endif
