@@ -43,7 +43,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/engine/dump/fathom-dump.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/fathom COMPONENT runtime)
 
 # --- The in-tree plugins (plugins/demo_ops, plugins/nan_check): lib/fathom/plugins, for --plugin --
-install(TARGETS fathom_demo_ops fathom_nan_check LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/fathom/plugins COMPONENT runtime)
+install(TARGETS fathom_demo_ops fathom_nan_check fathom_faulty_backends LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/fathom/plugins COMPONENT runtime)
 
 # --- Public headers: include/fathom/engine/..., as the sources include them ("engine/...") ----
 # A header that includes LLVM, Qt or Z3 is the library's business alone (STYLE.md, Layering):

@@ -10,7 +10,7 @@ set(FATHOM_PACKAGE_MAINTAINER "Fathom developers <fathom@localhost>" CACHE STRIN
 
 # Everything `cmake --install` copies, so one target builds what the packages need (the full
 # build also makes the tests and benchmarks, which nothing installs).
-add_custom_target(fathom_installed DEPENDS fathom fathom_engine fathom_minifier fathom_samples fathom_cli_docs fathom_demo_ops fathom_nan_check)
+add_custom_target(fathom_installed DEPENDS fathom fathom_engine fathom_minifier fathom_samples fathom_cli_docs fathom_demo_ops fathom_nan_check fathom_faulty_backends)
 if(TARGET fathom-gui)
   add_dependencies(fathom_installed fathom-gui)
 endif()

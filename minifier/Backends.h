@@ -1,12 +1,8 @@
-// The backends a candidate runs with (`fathom minify --backend B`): eager (the interpreter), jit
-// (the compiling backend, engine/jit; jit-unchecked without its input layout checks) and faulty ones that tests, the benchmarks and the demo inject bugs with - each misbehaves on one
-// op pattern only, so a minifier has to find the pattern among many healthy nodes:
-//   faulty-miscompile  an activation (relu, gelu) of a matmul's result (through views) comes out
-//                      1% too large: a wrong fused epilogue (`accuracy` finds it)
-//   faulty-crash       a matmul whose weight operand is a transposed view dies with SIGSEGV
-//   faulty-hang        a matmul fed by an activation (through views) never returns
-//   faulty-meta        aten.t.default's meta function claims a contiguous result (`mismatch`
-//                      finds it): the backend's compiled graph records the lie
+// The backends a candidate runs with (`fathom minify --backend B`): eager (the interpreter) and
+// jit (the compiling backend, engine/jit; jit-unchecked without its input layout checks), then
+// the ones plugins register - among them the faulty backends the tests, benchmarks and demo
+// inject bugs with (plugins/faulty_backends: faulty-miscompile, faulty-crash, faulty-hang,
+// faulty-meta).
 //
 //   const Backend* b = findBackend("eager");
 //   Result<ValueList> outs = b->run(graph, inputs);
@@ -39,6 +35,8 @@ struct Backend {
 const std::deque<Backend>& backends();
 // Adds a plugin's backend; an error when the name is taken or it cannot run anything.
 Status registerBackend(Backend backend);
+// Whether `name` is one of this build's own backends (eager, jit, jit-unchecked), not a plugin's.
+bool isBuiltinBackend(std::string_view name);
 // The backend named `name`, or null.
 const Backend* findBackend(std::string_view name);
 // "eager, faulty-miscompile, ..." for usage lines.

@@ -19,6 +19,7 @@
 #include <set>
 
 #include "engine/graph/GraphBuilder.h"
+#include "minifier/Backends.h"
 #include "minifier/Export.h"
 #include "minifier/ExportText.h"
 #include "minifier/Templates.h"
@@ -250,17 +251,21 @@ std::string gtestHeader(const ReproCase& c, const std::string& outputPath) {
          "\n// so it FAILS while the bug is there and passes once it is fixed.\n//\n" +
          "// Build it inside Fathom's CMake project (it uses the engine's and the minifier's headers):\n" +
          "//   add_executable(" + file + " " + std::filesystem::path(outputPath).filename().string() + ")\n" +
-         "//   target_link_libraries(" + file + " PRIVATE fathom_minifier fathom_engine GTest::gtest_main)\n";
+         "//   target_link_libraries(" + file + " PRIVATE fathom_minifier fathom_engine GTest::gtest_main" +
+         (isBuiltinBackend(c.backend) ? ")\n" : " fathom_plugin_host)\n//   set_target_properties(" + file + " PROPERTIES ENABLE_EXPORTS ON)  # the plugin resolves the engine here\n");
   if (!c.sideData.empty())
     out += "// Large inputs are read from kDataFile, written beside this file at export time and named by its\n"
            "// absolute path: move the two together and edit kDataFile.\n";
   out += "#include <gtest/gtest.h>\n\n#include <cmath>\n#include <string>\n#include <vector>\n";
   if (isDeathTest(c.property)) out += "\n#include <unistd.h>\n\n#include <cstdio>\n#include <cstdlib>\n";
+  else if (!isBuiltinBackend(c.backend)) out += "#include <cstdlib>\n";  // getenv: the plugin's path
   out += "\n#include \"engine/graph/GraphBuilder.h\"\n";
   if (c.property.kind == PredicateKind::Mismatch) out += "#include \"engine/interp/DebugInterpreter.h\"\n";
   out += "#include \"engine/interp/ExampleInputs.h\"\n";
   if (c.property.kind == PredicateKind::Accuracy) out += "#include \"engine/interp/ValueDiff.h\"\n";
-  return out + "#include \"minifier/Backends.h\"\n\nnamespace {\n\nusing namespace fathom;\n\n";
+  out += "#include \"minifier/Backends.h\"\n";
+  if (!isBuiltinBackend(c.backend)) out += "#include \"plugins/host/PluginHost.h\"\n";
+  return out + "\nnamespace {\n\nusing namespace fathom;\n\n";
 }
 
 std::string gtestHelpers(const ReproCase& c, const std::string& dataFile, bool pins) {
@@ -290,8 +295,11 @@ std::string gtestTest(const ReproCase& c) {
   const std::string name = testName(kind);
   std::string out = isDeathTest(c.property) ? templates::kGtestChild : "";
   out += "// " + oneLine(correctBehaviour(c.property)) + ".\nTEST(FathomRepro, " + name + ") {\n" +
+         (isBuiltinBackend(c.backend) ? std::string()
+                                      : "  // kBackend is a plugin's: FATHOM_PLUGIN_PATH names the plugin (its .so, or a folder of them).\n"
+                                        "  if (!minify::findBackend(kBackend)) plugin::loadPlugins({}, std::getenv(\"FATHOM_PLUGIN_PATH\"));\n") +
          "  const minify::Backend* backend = minify::findBackend(kBackend);\n" +
-         "  ASSERT_NE(backend, nullptr) << \"this build has no backend \" << kBackend;\n" +
+         "  ASSERT_NE(backend, nullptr) << \"this build has no backend \" << kBackend << \" (a plugin's: set FATHOM_PLUGIN_PATH)\";\n" +
          "  auto graph = buildGraph();\n  ASSERT_TRUE(graph.ok()) << graph.error().str();\n";
   if (isDeathTest(c.property)) {
     const auto seconds = kind == PredicateKind::Timeout ? std::to_string(static_cast<unsigned>(std::ceil(c.property.seconds))) : "0";

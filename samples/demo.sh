@@ -70,12 +70,14 @@ set +e
 set -e
 
 MIN=$(dirname "$TRACED")/bert-miscompiled.min.fathom.json
-heading "A backend that miscompiles one pattern (gelu of a matmul): minify the BERT layer to it, in worker subprocesses" \
-  "minify $BERT --backend faulty-miscompile --predicate accuracy -j 2 -o $MIN"
-"$FATHOM" minify "$BERT" --backend faulty-miscompile --predicate accuracy -j 2 -o "$MIN" --force
+# The faulty backends are a plugin (plugins/faulty_backends), built beside fathom.
+FAULTY=$(cd "$(dirname "$FATHOM")/.." && pwd)/plugins/libfathom_faulty_backends.so
+heading "A backend that miscompiles one pattern (gelu of a matmul), from a plugin: minify the BERT layer to it, in worker subprocesses" \
+  "minify $BERT --plugin ${FAULTY#"$PWD/"} --backend faulty-miscompile --predicate accuracy -j 2 -o $MIN"
+"$FATHOM" minify "$BERT" --plugin "$FAULTY" --backend faulty-miscompile --predicate accuracy -j 2 -o "$MIN" --force
 "$FATHOM" show "$MIN"
 heading "The repro as a standalone GoogleTest that fails while the bug is there" "export $MIN --as gtest -o ${MIN%.fathom.json}_test.cpp"
-"$FATHOM" export "$MIN" --as gtest -o "${MIN%.fathom.json}_test.cpp" --force
+"$FATHOM" export "$MIN" --plugin "$FAULTY" --as gtest -o "${MIN%.fathom.json}_test.cpp" --force
 grep -c "b.call" "${MIN%.fathom.json}_test.cpp" | sed 's/^/GraphBuilder calls in the test: /'
 
 BAD=samples/bad/cycle.json

@@ -9,6 +9,10 @@
 #   finish                         prints the tally; the script's exit status
 TEST_NAME=$1
 FATHOM=$2
+# The faulty backends the tests inject bugs with are a plugin (plugins/faulty_backends): the one
+# built beside this fathom, for it and every fathom it starts.
+FAULTY_BACKENDS=$(cd "$(dirname "$FATHOM")/.." && pwd)/plugins/libfathom_faulty_backends.so
+[ -f "$FAULTY_BACKENDS" ] && export FATHOM_PLUGIN_PATH="$FAULTY_BACKENDS${FATHOM_PLUGIN_PATH:+:$FATHOM_PLUGIN_PATH}"
 cd "$3" || exit 1
 command -v jq >/dev/null || { echo "$TEST_NAME: needs jq (apt-get install -y jq)"; exit 1; }
 T=$(mktemp -d)

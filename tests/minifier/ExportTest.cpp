@@ -90,7 +90,9 @@ TEST(ExportTest, GtestRebuildsEveryNodeAndAssertsTheReprosProperty) {
   expectHas(text, "auto wide = eager->run(*graph, std::move(*wideInputs));");
   expectHas(text, "allowed = 2 * eagerError + kTolerance / 10;");
   expectHas(text, "const ValueDiff d = diffValues(got, eager, kTolerance, kTolerance);");
-  expectHas(text, "target_link_libraries(repro_test PRIVATE fathom_minifier fathom_engine GTest::gtest_main)");
+  // faulty-miscompile is a plugin's backend: the test loads it from FATHOM_PLUGIN_PATH.
+  expectHas(text, "target_link_libraries(repro_test PRIVATE fathom_minifier fathom_engine GTest::gtest_main fathom_plugin_host)");
+  expectHas(text, "if (!minify::findBackend(kBackend)) plugin::loadPlugins({}, std::getenv(\"FATHOM_PLUGIN_PATH\"));");
 }
 
 // Seeds are Fathom's generator, not PyTorch's: a seeded input is exported as its drawn values.

@@ -11,10 +11,15 @@
 namespace fathom::minify {
 namespace {
 
-// Every kind's name parses back to it, and the names are the --predicate spellings.
+// Every built-in kind's name parses back to it, and the names are the --predicate spellings; the
+// plugin kind has none of its own (a plugin predicate is spelled by its name).
 TEST(PredicateKind, NamesRoundTrip) {
   std::set<std::string> names;
   for (const auto& k : allPredicateKinds()) {
+    if (k.kind == PredicateKind::Plugin) {
+      EXPECT_FALSE(parsePredicateKind(k.name).has_value());
+      continue;
+    }
     EXPECT_EQ(parsePredicateKind(k.name), k.kind) << k.name;
     EXPECT_EQ(predicateKindName(k.kind), k.name);
     names.insert(k.name);
