@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <QApplication>
+#include <QMessageBox>
 #include <QTimer>
 
 #include <cstdlib>
@@ -95,7 +96,8 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);
     return fail(e.what());
   }
-  if (const std::string error = loadGuiPlugins(o.plugins); !error.empty()) return fail(error);
+  const std::string pluginError = loadGuiPlugins(o.plugins);
+  if (!pluginError.empty() && !o.screenshot.empty()) return fail(pluginError);
   int width = 0, height = 0;
   if (!parseSize(o.size, &width, &height)) return fail("--size takes WxH between 200x150 and 8000x8000, e.g. 1600x1000");
   if (!o.event.empty() && o.traceLog.empty()) return fail("--event needs --trace-log");
@@ -114,6 +116,10 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("fathom-gui"));
   QApplication::setOrganizationName(QStringLiteral("fathom"));
   if (!o.screenshot.empty()) return fathom::gui::screenshot(o, width, height);
+  if (!pluginError.empty()) {  // interactive: the one line, and the same in a dialog
+    QMessageBox::critical(nullptr, QStringLiteral("fathom-gui"), QString::fromStdString("A plugin did not load:\n" + pluginError));
+    return fail(pluginError);
+  }
   fathom::viz::MainWindow window;
   window.resize(width, height);
   window.show();
