@@ -75,7 +75,7 @@ int listPasses(bool json) {
   return kExitOk;
 }
 
-// The passes --passes or --skip-passes select (every pass when neither is given), or a usage
+// The passes --passes or --skip-passes select (the default ones when neither is given), or a usage
 // error naming an unknown key and the valid ones.
 std::optional<std::vector<std::string>> selectedPasses(const MinifyCliOptions& o, int* rc) {
   if (!o.passes.empty() && !o.skipPasses.empty()) {
@@ -91,7 +91,7 @@ std::optional<std::vector<std::string>> selectedPasses(const MinifyCliOptions& o
     return std::nullopt;
   }
   std::vector<std::string> keys;
-  for (const auto& key : minify::allPassKeys())
+  for (const auto& key : only ? minify::allPassKeys() : minify::defaultPassKeys())
     if ((std::find(named.begin(), named.end(), key) != named.end()) == only) keys.push_back(key);
   if (keys.empty()) {
     *rc = usageError(flag + ": every pass is skipped, nothing would run");
@@ -324,7 +324,7 @@ Command addMinifyCommand(CLI::App& parent) {
   app->add_flag("--force", o->force, "Overwrite the output file if it exists");
   app->add_option("--passes", o->passes, "Run only these passes, comma-separated keys (see --list-passes); they run in table order")
       ->delimiter(',');
-  app->add_option("--skip-passes", o->skipPasses, "Run every pass but these, comma-separated keys (see --list-passes)")->delimiter(',');
+  app->add_option("--skip-passes", o->skipPasses, "Run the default passes but these, comma-separated keys (see --list-passes)")->delimiter(',');
   app->add_option("--progress", o->progress,
                   "How to report while running: line (the rewriting line; the default on a terminal, not with --json), none, or json: "
                   "one JSON object per line on stderr - {event: start, file, graph, predicate, backend, output, start_nodes, nodes, "

@@ -126,8 +126,9 @@ struct MinifyOptions {
   // Checked between queries (Ctrl-C): when true the minifier stops and returns the best so far.
   std::function<bool()> shouldStop;
   // The passes to run, by key (Passes.def); they run in table order whatever the order here.
-  // An unknown key is an error of minify().
-  std::vector<std::string> passes = allPassKeys();
+  // An unknown key is an error of minify(). Default: the table's default passes (not the ones
+  // that run only on request).
+  std::vector<std::string> passes = defaultPassKeys();
 };
 
 // Minimizes `graph` (with `inputs`, one per placeholder) under `oracle`. An error when the graph

@@ -1,6 +1,7 @@
 // The minifier's pass table (Passes.def): each pass's kebab-case key, the name its progress and
-// stats show, a one-line description and its function. The driver (Minify.cpp) runs the passes
-// MinifyOptions::passes selects, in table order; `fathom minify --list-passes` prints the table.
+// stats show, a one-line description, its function and whether it runs by default. The driver
+// (Minify.cpp) runs the passes MinifyOptions::passes selects (default: defaultPassKeys()), in
+// table order; `fathom minify --list-passes` prints the table.
 #pragma once
 
 #include <string>
@@ -20,14 +21,18 @@ struct PassInfo {
   const char* name;         // progress lines, MinifyStats::passesThatHelped
   const char* description;  // one line
   bool (*run)(PassContext&);
+  bool byDefault;           // false: only when named (FATHOM_PASS_ON_REQUEST)
 };
 
 // Every pass, in the order the driver runs them.
 const std::vector<PassInfo>& allPasses();
 // The pass with this key, or null.
 const PassInfo* findPass(std::string_view key);
-// Every key, in table order (MinifyOptions::passes' default).
+// Every key, in table order.
 std::vector<std::string> allPassKeys();
+// The keys of the passes that run by default, in table order (MinifyOptions::passes' default;
+// what --skip-passes removes keys from).
+std::vector<std::string> defaultPassKeys();
 // "truncate-suffix, remove-outputs, ..." for messages naming the valid keys.
 std::string passKeyList();
 

@@ -250,6 +250,13 @@ ok minify $MLP --backend faulty-miscompile --predicate accuracy --in-process --p
   expect_jq '.passes == [] and .end_nodes == .start_nodes and .queries == 1' "$T/out" "--passes with passes that cannot help here: nothing else runs"
 ok minify $MLP --backend faulty-miscompile --predicate accuracy --in-process --skip-passes truncate-suffix -o "$T/alone.fathom.json" --force --json &&
   expect_jq '(.passes | index("truncate suffix") | not) and .end_nodes < .start_nodes' "$T/out" "--skip-passes truncate-suffix: the others still minify"
+# A pass that runs only on request (FATHOM_PASS_ON_REQUEST) runs when named, and --skip-passes
+# starts from the default passes, without it.
+ok minify $MLP --backend faulty-miscompile --predicate accuracy --in-process --passes probdd -o "$T/alone.fathom.json" --force --json &&
+  expect_jq '.passes == ["probabilistic delta debugging"] and .end_nodes < .start_nodes' "$T/out" "--passes probdd runs an on-request pass"
+ok minify $MLP --backend faulty-miscompile --predicate accuracy --in-process --skip-passes bisect-needed -o "$T/alone.fathom.json" --force --json &&
+  expect_jq '(.passes | index("probabilistic delta debugging") or index("split at needed nodes") | not) and .end_nodes < .start_nodes' "$T/out" \
+    "--skip-passes bisect-needed: the on-request split passes do not run in its place"
 usage_error "--passes: unknown pass 'no-such-pass'; the passes are truncate-suffix, remove-outputs," minify $MLP --predicate crash --passes truncate-suffix,no-such-pass
 usage_error "--skip-passes: unknown pass 'truncate_suffix'; the passes are truncate-suffix" minify $MLP --predicate crash --skip-passes truncate_suffix
 usage_error "--passes and --skip-passes cannot go together" minify $MLP --predicate crash --passes truncate-suffix --skip-passes merge-inputs

@@ -15,7 +15,7 @@
 // isolated -j 1 within 10% of in-process, and its overhead per query (wall time over in-process,
 // divided by the queries, which are the same) at most 20 ms. CPU time counts this process and
 // every descendant it reaped (the zygote, the workers), so it holds on a loaded machine too.
-//   build/tests/bench/fathom_minify_bench [--work-dir=DIR] [benchmark flags]
+//   build/tests/bench/fathom_minify_bench [--work-dir=DIR] [--passes=KEYS | --skip-passes=KEYS] [benchmark flags]
 // --work-dir keeps the dump and PyTorch's figures in DIR and reuses them when already there
 // (default: a temporary folder, removed at the end; the side file is ~800 MB). The minifier spills
 // large values to DIR/values.bin, as `fathom minify` does to its work folder.
@@ -272,7 +272,7 @@ int main(int argc, char** argv) {
   std::filesystem::path& dir = gWorkDir;
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], "--work-dir=", 11) == 0) dir = argv[i] + 11;
-    else rest.push_back(argv[i]);
+    else if (!takePassFlag(argv[i])) rest.push_back(argv[i]);
   }
   int n = static_cast<int>(rest.size());
   benchmark::Initialize(&n, rest.data());

@@ -1,23 +1,29 @@
 // What the two minifier benches (MinifyBench.cpp, MinifyPredicatesBench.cpp) share: one timed
 // minification with its queries by pass, counting a result's op nodes, the work folder, and their
 // PyTorch side's figures kept there, so a rerun with --work-dir does not export BERT and run
-// PyTorch's minifier again.
+// PyTorch's minifier again; --passes / --skip-passes, which measure one pass set against another
+// on one binary.
 #pragma once
 
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "engine/dump/Dump.h"
 #include "engine/graph/Graph.h"
 #include "minifier/Minify.h"
+#include "minifier/Passes.h"
 #include "tests/bench/PythonScript.h"
 
 namespace fathom {
@@ -41,6 +47,38 @@ inline double cpuSecondsWithChildren() {
   return total;
 }
 
+// The passes every timed minification runs (MinifyOptions::passes): the default ones, or what
+// --passes=KEYS or --skip-passes=KEYS (comma-separated, as `fathom minify` takes them; skipping
+// starts from the default ones) say.
+inline std::vector<std::string>& benchPasses() {
+  static std::vector<std::string> keys = minify::MinifyOptions{}.passes;
+  return keys;
+}
+
+// Takes `arg` when it is --passes= or --skip-passes=; false when it is neither. An unknown key is
+// an error naming the valid ones (exit status 2).
+inline bool takePassFlag(const char* arg) {
+  const std::string a = arg;
+  const bool only = a.rfind("--passes=", 0) == 0, skip = a.rfind("--skip-passes=", 0) == 0;
+  if (!only && !skip) return false;
+  std::vector<std::string> named;
+  std::stringstream in(a.substr(a.find('=') + 1));
+  for (std::string key; std::getline(in, key, ',');) {
+    if (!minify::findPass(key)) {
+      std::fprintf(stderr, "unknown pass '%s'; the passes are %s\n", key.c_str(), minify::passKeyList().c_str());
+      std::exit(2);
+    }
+    named.push_back(key);
+  }
+  std::vector<std::string> keys;
+  for (const auto& p : minify::allPasses()) {
+    const bool isNamed = std::find(named.begin(), named.end(), p.key) != named.end();
+    if (only ? isNamed : p.byDefault && !isNamed) keys.emplace_back(p.key);
+  }
+  benchPasses() = keys;
+  return true;
+}
+
 // One minification and its wall and CPU time; the queries by pass (options.onQuery's counts; the ones it
 // does not see - the original's - under "the original"). The spill file is removed after it.
 struct TimedMinify {
@@ -52,6 +90,7 @@ struct TimedMinify {
 inline TimedMinify timedMinify(const Graph& g, const std::vector<ExampleInput>& inputs, const minify::Oracle& oracle,
                                minify::MinifyOptions options) {
   TimedMinify t;
+  options.passes = benchPasses();
   options.onQuery = [&t](const minify::MinifyStats&, const char* pass) { ++t.queriesByPass[pass]; };
   const auto start = std::chrono::steady_clock::now();
   const double cpuStart = cpuSecondsWithChildren();

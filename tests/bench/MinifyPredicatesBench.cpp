@@ -13,7 +13,8 @@
 // both tools, and the ratios fathom / PyTorch. Targets: op nodes <= 1 and queries <= 1. No time
 // is asserted.
 //   build/tests/bench/fathom_minify_predicates_bench [--work-dir=DIR] [--layers=N]
-//       [--predicates=one,two-nodes,two-ops,shape,accuracy] [benchmark flags]
+//       [--predicates=one,two-nodes,two-ops,shape,accuracy] [--passes=KEYS | --skip-passes=KEYS]
+//       [benchmark flags]
 // --work-dir keeps the dump and PyTorch's figures in DIR and reuses them when already there for
 // the same --layers and --predicates (default: a temporary folder, removed at the end).
 #include <benchmark/benchmark.h>
@@ -176,7 +177,7 @@ int main(int argc, char** argv) {
     if (std::strncmp(argv[i], "--work-dir=", 11) == 0) gWorkDir = argv[i] + 11;
     else if (std::strncmp(argv[i], "--layers=", 9) == 0) layers = std::to_string(std::atoi(argv[i] + 9));
     else if (std::strncmp(argv[i], "--predicates=", 13) == 0) predicates = argv[i] + 13;
-    else rest.push_back(argv[i]);
+    else if (!takePassFlag(argv[i])) rest.push_back(argv[i]);
   }
   int n = static_cast<int>(rest.size());
   benchmark::Initialize(&n, rest.data());

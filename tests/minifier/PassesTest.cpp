@@ -3,6 +3,7 @@
 // unknown key is an error naming it and the valid ones.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -34,7 +35,7 @@ TEST(PassesTest, KeysAreKebabCaseAndUnique) {
     EXPECT_TRUE(functions.insert(p.run).second) << "two keys run one function: " << p.key;
     EXPECT_NE(std::string(p.description), "") << p.key;
   }
-  EXPECT_EQ(keys.size(), 8u);
+  EXPECT_EQ(keys.size(), 10u);
 }
 
 // Each key finds its own entry, and minify() takes it alone (every pass reachable by key).
@@ -49,6 +50,24 @@ TEST(PassesTest, EveryKeyIsReachable) {
   }
   EXPECT_EQ(minify::allPassKeys().size(), minify::allPasses().size());
   EXPECT_EQ(minify::allPassKeys().front(), "truncate-suffix");
+}
+
+// The default selection (MinifyOptions::passes) is the table minus the passes that run only on
+// request, in table order; those are found by key and run when named.
+TEST(PassesTest, OnRequestPassesRunOnlyWhenNamed) {
+  const std::vector<std::string> defaults = minify::defaultPassKeys();
+  EXPECT_EQ(minify::MinifyOptions{}.passes, defaults);
+  std::vector<std::string> expected;
+  for (const auto& p : minify::allPasses())
+    if (p.byDefault) expected.emplace_back(p.key);
+  EXPECT_EQ(defaults, expected);
+  EXPECT_LT(defaults.size(), minify::allPasses().size());
+  for (const char* key : {"probdd", "split-at-needed"}) {
+    ASSERT_NE(minify::findPass(key), nullptr) << key;
+    EXPECT_FALSE(minify::findPass(key)->byDefault) << key;
+    EXPECT_EQ(std::find(defaults.begin(), defaults.end(), std::string(key)), defaults.end()) << key;
+  }
+  EXPECT_TRUE(minify::findPass("bisect-needed")->byDefault);
 }
 
 // Selected passes run in the table's order, whatever order they were given in.

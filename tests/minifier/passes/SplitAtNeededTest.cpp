@@ -1,13 +1,10 @@
-// split-at-needed: a failure that needs two distant ops keeps both, each returned, with the chain
-// between them cut away (what nodes-to-inputs alone cannot do: cutting the middle drops the first).
+// split-at-needed (on request): a failure that needs two distant ops keeps both, each returned,
+// with the chain between them cut away (what nodes-to-inputs alone cannot do: cutting the middle
+// drops the first).
 #include "tests/minifier/passes/PassTestSupport.h"
 
 namespace fathom {
 namespace {
-
-bool callsBoth(const minify::Candidate& c) {
-  return testing::callsOp(c.graph, "aten.tanh.default") && testing::callsOp(c.graph, "aten.sigmoid.default");
-}
 
 // sigmoid(exp(neg(abs(tanh(x))))) under "calls tanh and sigmoid".
 Graph chain() {
@@ -18,29 +15,25 @@ Graph chain() {
   return testing::finished(b);
 }
 
-size_t calls(const Graph& g) {
-  size_t n = 0;
-  for (const auto& node : g.nodes()) n += node.kind == NodeKind::Call;
-  return n;
-}
-
+// Run on request in place of bisect-needed (the default split pass), it reaches the same shape.
 TEST(SplitAtNeededPassTest, KeepsTwoDistantCulpritsAndCutsTheChainBetween) {
   const Graph g = chain();
-  minify::MinifyOptions options;
-  auto without = options;
-  std::erase(without.passes, std::string("split-at-needed"));
-  auto before = minify::minify(g, testing::seeded(g), minify::Oracle(callsBoth), without);
+  minify::MinifyOptions without;
+  std::erase(without.passes, std::string("bisect-needed"));
+  auto before = minify::minify(g, testing::seeded(g), minify::Oracle(testing::callsTanhAndSigmoid), without);
   ASSERT_TRUE(before.ok()) << before.error().str();
-  EXPECT_EQ(calls(before->best.graph), 5u) << "without the pass the whole chain stays";
-  auto r = minify::minify(g, testing::seeded(g), minify::Oracle(callsBoth), options);
+  EXPECT_EQ(testing::callCount(before->best.graph), 5u) << "without a split pass the whole chain stays";
+  minify::MinifyOptions options = without;
+  options.passes.push_back("split-at-needed");  // on request; it runs at its place in the table
+  auto r = minify::minify(g, testing::seeded(g), minify::Oracle(testing::callsTanhAndSigmoid), options);
   ASSERT_TRUE(r.ok()) << r.error().str();
-  EXPECT_TRUE(callsBoth(r->best));
-  EXPECT_EQ(calls(r->best.graph), 2u) << r->best.graph.verify().ok();
+  EXPECT_TRUE(testing::callsTanhAndSigmoid(r->best));
+  EXPECT_EQ(testing::callCount(r->best.graph), 2u) << r->best.graph.verify().ok();
   const auto& helped = r->stats.passesThatHelped;
   EXPECT_NE(std::find(helped.begin(), helped.end(), std::string("split at needed nodes")), helped.end());
   // Both are returned, read from inputs (merge-inputs may make them one: same dtype and layout).
   EXPECT_GE(r->best.inputs.size(), 1u);
-  EXPECT_EQ(r->best.graph.size(), calls(r->best.graph) + r->best.inputs.size() + 1) << "inputs, the two ops, the output";
+  EXPECT_EQ(r->best.graph.size(), testing::callCount(r->best.graph) + r->best.inputs.size() + 1) << "inputs, the two ops, the output";
 }
 
 // Alone, on a single culprit, it ends where nodes-to-inputs does: tanh on an input - and, the
