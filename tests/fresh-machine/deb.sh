@@ -55,6 +55,7 @@ after=$(du -smx "$ROOTFS" | cut -f1)
 step "fathom --version" "fathom --version | grep -x 'fathom [0-9.]*'"
 step "fathom sample, info, run" "cd /tmp && fathom sample mlp -o m.fathom.json && fathom info m.fathom.json && fathom run m.fathom.json"
 step "fathom minify (faulty backend)" "cd /tmp && fathom sample bert -o b.fathom.json && fathom minify b.fathom.json --plugin /usr/lib/fathom/plugins/libfathom_faulty_backends.so --backend faulty-miscompile --predicate accuracy -j 2 -o b.min.fathom.json && fathom info b.min.fathom.json"
+step "fathom plugins (installed)" "fathom plugins --plugin /usr/lib/fathom/plugins/libfathom_demo_ops.so --plugin /usr/lib/fathom/plugins/libfathom_nan_check.so | grep -q demo.row_pad.default"
 step "fathom-gui --screenshot" "cd /tmp && QT_QPA_PLATFORM=offscreen fathom-gui /usr/share/fathom/samples/mlp.fathom.json --screenshot mlp.png && test -s mlp.png"
 step "bash completion" "source /usr/share/bash-completion/completions/fathom && complete -p fathom"
 if [ -z "$RECOMMENDS" ]; then
