@@ -2,9 +2,11 @@
 #include "plugins/host/PluginHost.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -108,7 +110,11 @@ std::string probeInChild(const std::string& path) {
   if (::pipe(fds) != 0) return "";  // no pipe: load without the probe
   const pid_t pid = ::fork();
   if (pid == 0) {
+    // The default crash handlers (a sanitizer's would turn the crash into an exit) and no stderr:
+    // the parent says how the check ended.
     ::close(fds[0]);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, SIG_DFL);
+    if (int devnull = ::open("/dev/null", O_WRONLY); devnull >= 0) ::dup2(devnull, STDERR_FILENO);
     auto o = open(path);
     std::string why = !o.ok() ? o.error().message : "";
     if (o.ok())
@@ -125,7 +131,8 @@ std::string probeInChild(const std::string& path) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   if (WIFSIGNALED(status)) return "crashed while loading (" + minify::signalName(WTERMSIG(status)) + "): the plugin is not loaded";
-  return said == "ok" ? "" : said.empty() ? "the check of the plugin ended without an answer" : said;
+  if (said.empty()) return "loading it ended the process (exit status " + std::to_string(WEXITSTATUS(status)) + "): the plugin is not loaded";
+  return said == "ok" ? "" : said;
 }
 
 }  // namespace
