@@ -107,8 +107,13 @@ Result<Opened> open(const std::string& path) {
 // The whole check in a child process: "" when it would load, else why; a crash is a reason too.
 std::string probeInChild(const std::string& path) {
   int fds[2];
-  if (::pipe(fds) != 0) return "";  // no pipe: load without the probe
+  if (::pipe2(fds, O_CLOEXEC) != 0) return "";  // no pipe: load without the probe
   const pid_t pid = ::fork();
+  if (pid < 0) {  // no child: load without the probe
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return "";
+  }
   if (pid == 0) {
     // The default crash handlers (a sanitizer's would turn the crash into an exit) and no stderr:
     // the parent says how the check ended.
