@@ -5,7 +5,6 @@
 // one found on FATHOM_PLUGIN_PATH is a warning and the command goes on without it. Loaded plugins
 // are put on FATHOM_PLUGIN_PATH for the processes fathom starts (a minifier's script predicate, a
 // cluster node's `fathom probe` through srun, which passes the environment on).
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -16,11 +15,6 @@
 
 namespace fathom::cli {
 namespace {
-
-std::vector<plugin::PluginError>& loadErrors() {
-  static std::vector<plugin::PluginError> errors;
-  return errors;
-}
 
 Json pluginJson(const plugin::LoadedPlugin& p) {
   return {{"path", p.path}, {"name", p.name},         {"version", p.version},       {"ops", p.ops},
@@ -38,18 +32,18 @@ int listPlugins(bool json) {
   if (json) {
     Json list = Json::array(), errors = Json::array();
     for (const auto& p : loaded) list.push_back(pluginJson(p));
-    for (const auto& e : loadErrors()) errors.push_back({{"path", e.path}, {"error", e.message}});
+    for (const auto& e : plugin::loadErrors()) errors.push_back({{"path", e.path}, {"error", e.message}});
     printJson({{"api_version", FATHOM_PLUGIN_API_VERSION}, {"plugins", list}, {"errors", errors}});
     return kExitOk;
   }
-  if (loaded.empty() && loadErrors().empty()) std::cout << "no plugins loaded (load one with --plugin PATH or FATHOM_PLUGIN_PATH)\n";
+  if (loaded.empty() && plugin::loadErrors().empty()) std::cout << "no plugins loaded (load one with --plugin PATH or FATHOM_PLUGIN_PATH)\n";
   for (const auto& p : loaded) {
     std::cout << p.name << " " << p.version << " (" << p.path << ")\n";
     for (const auto& [what, names] : {std::pair{"ops", p.ops}, {"backends", p.backends}, {"predicates", p.predicates}, {"importers", p.importers}})
       if (!names.empty()) std::cout << "  " << what << ": " << joined(names) << "\n";
     if (!p.opsWithoutMeta.empty()) std::cout << "  layouts inferred from the kernel: " << joined(p.opsWithoutMeta) << "\n";
   }
-  for (const auto& e : loadErrors()) std::cout << "not loaded: " << e.path << ": " << e.message << "\n";
+  for (const auto& e : plugin::loadErrors()) std::cout << "not loaded: " << e.path << ": " << e.message << "\n";
   return kExitOk;
 }
 
@@ -74,15 +68,8 @@ int takePluginFlags(int& argc, char** argv, std::vector<std::string>* paths) {
 }
 
 int loadCommandPlugins(const std::vector<std::string>& asked) {
-  const char* env = std::getenv("FATHOM_PLUGIN_PATH");
-  const plugin::PluginLoadReport report = plugin::loadPlugins(asked, env);
-  plugin::exportPluginPath();
-  for (const auto& e : report.errors) {
-    loadErrors().push_back(e);
-    if (e.asked) return usageError(e.path + ": " + e.message);
-    printErrorLine("warning: " + e.path + " (from FATHOM_PLUGIN_PATH): " + e.message + "; going on without it");
-  }
-  return kExitOk;
+  const std::string error = plugin::loadProgramPlugins(asked, [](const std::string& line) { printErrorLine(line); });
+  return error.empty() ? kExitOk : usageError(error);
 }
 
 Command addPluginsCommand(CLI::App& parent) {

@@ -46,8 +46,7 @@ Result<Answer> ask(const minify::PredicateSpec& spec, const NamedGraph& g, const
   const minify::Candidate candidate{g.graph, inputs};
   const minify::Oracle& o = oracle->oracle;
   const minify::WorkerResult r = minify::runProbe([&] { return o.probe(candidate); }, context.isolate, limits);
-  const bool fails = r.end == minify::WorkerEnd::Answered ? r.verdict.fails : o.lostWorkerFails && o.lostWorkerFails(r.end, r.signal);
-  return Answer{fails, r.verdict.what, oracle->predicate};
+  return Answer{minify::oracleFails(o, r), r.verdict.what, oracle->predicate};
 }
 
 int runProbeCommand(ProbeCliOptions o) {

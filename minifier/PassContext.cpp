@@ -143,10 +143,7 @@ std::optional<Candidate> PassContext::buildValid(const Cut& cut) {
   return c;
 }
 
-bool PassContext::failsOn(const WorkerResult& r) const {
-  if (r.end == WorkerEnd::Answered) return r.verdict.fails;
-  return oracle_.lostWorkerFails && oracle_.lostWorkerFails(r.end, r.signal);
-}
+bool PassContext::failsOn(const WorkerResult& r) const { return oracleFails(oracle_, r); }
 
 void PassContext::startZygote() {
   if (!options_.isolate || !options_.zygote) return;

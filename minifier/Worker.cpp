@@ -256,6 +256,11 @@ InFlight inFlight(const std::vector<Child>& running) {
 
 }  // namespace
 
+bool oracleFails(const Oracle& oracle, const WorkerResult& r) {
+  if (r.end == WorkerEnd::Answered) return r.verdict.fails;
+  return oracle.lostWorkerFails && oracle.lostWorkerFails(r.end, r.signal);
+}
+
 std::string signalName(int signal) {
   if (const char* abbrev = ::sigabbrev_np(signal)) return std::string("SIG") + abbrev;
   return "signal " + std::to_string(signal);

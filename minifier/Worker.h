@@ -80,6 +80,10 @@ std::vector<size_t> allFailing(size_t count, const WorkerSetup& setup, const Wor
 // silenced; runs `probe` and writes the verdict to `fd`, then _exits.
 [[noreturn]] void runWorkerChild(int fd, const std::function<Verdict()>& probe, const WorkerLimits& limits);
 
+// What a worker's end says about its candidate: its answer, or - crashed, timed out, out of
+// memory - what the oracle's lostWorkerFails makes of that.
+bool oracleFails(const Oracle& oracle, const WorkerResult& r);
+
 // "SIGSEGV", "signal 42".
 std::string signalName(int signal);
 

@@ -75,13 +75,7 @@ void addOptions(CLI::App& app, fathom::gui::GuiOptions& o) {
 // failed, else "" (a FATHOM_PLUGIN_PATH failure is a warning line). fathom-gui's `fathom minify`
 // gets them all through FATHOM_PLUGIN_PATH.
 std::string loadGuiPlugins(const std::vector<std::string>& asked) {
-  const auto report = fathom::plugin::loadPlugins(asked, std::getenv("FATHOM_PLUGIN_PATH"));
-  fathom::plugin::exportPluginPath();
-  for (const auto& e : report.errors) {
-    if (e.asked) return e.path + ": " + e.message;
-    std::cerr << "fathom: warning: " << e.path << " (from FATHOM_PLUGIN_PATH): " << e.message << "; going on without it\n";
-  }
-  return "";
+  return fathom::plugin::loadProgramPlugins(asked, [](const std::string& line) { std::cerr << "fathom: " << line << '\n'; });
 }
 
 }  // namespace

@@ -206,6 +206,24 @@ PluginLoadReport loadPlugins(const std::vector<std::string>& asked, const char* 
 
 const std::vector<LoadedPlugin>& loadedPlugins() { return loaded(); }
 
+std::vector<PluginError>& errorsMet() {
+  static std::vector<PluginError> all;
+  return all;
+}
+
+std::string loadProgramPlugins(const std::vector<std::string>& asked, const std::function<void(const std::string&)>& warn) {
+  const PluginLoadReport report = loadPlugins(asked, std::getenv("FATHOM_PLUGIN_PATH"));
+  exportPluginPath();
+  for (const auto& e : report.errors) {
+    errorsMet().push_back(e);
+    if (e.asked) return e.path + ": " + e.message;
+    warn("warning: " + e.path + " (from FATHOM_PLUGIN_PATH): " + e.message + "; going on without it");
+  }
+  return "";
+}
+
+const std::vector<PluginError>& loadErrors() { return errorsMet(); }
+
 void exportPluginPath() {
   const char* env = std::getenv("FATHOM_PLUGIN_PATH");
   std::string path = env ? env : "";

@@ -12,6 +12,7 @@
 //   for (const auto& e : report.errors) ... e.path, e.message, e.asked
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,14 @@ PluginLoadReport loadPlugins(const std::vector<std::string>& asked, const char* 
 
 // Every plugin this process loaded, in order.
 const std::vector<LoadedPlugin>& loadedPlugins();
+
+// What fathom and fathom-gui do at start: loadPlugins(asked, $FATHOM_PLUGIN_PATH), then
+// exportPluginPath(). A failure on FATHOM_PLUGIN_PATH goes to `warn` as one line ("warning: PATH
+// (from FATHOM_PLUGIN_PATH): why; going on without it"); the first failure of a plugin named by
+// --plugin comes back as "PATH: why" ("" when none), and the program stops on it.
+std::string loadProgramPlugins(const std::vector<std::string>& asked, const std::function<void(const std::string&)>& warn);
+// Every failure loadProgramPlugins met (for `fathom plugins`).
+const std::vector<PluginError>& loadErrors();
 
 // Puts every loaded plugin on this process's FATHOM_PLUGIN_PATH, so the processes it starts load
 // them too (a script predicate's fathom, a cluster node's probe through srun, fathom-gui's
