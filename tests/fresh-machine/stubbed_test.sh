@@ -167,11 +167,11 @@ check "asks apt for every build package" same_set "${BUILD_PACKAGES[@]}"
 check "runs apt-get update before installing" \
   bash -c "grep -n '^apt-get' '$S/calls' | head -n 1 | grep -q 'apt-get update'"
 check "configures build/ with Ninja" called "cmake -S . -B build -G Ninja"
-check "builds only the CLI for the demo" called "cmake --build build --target fathom"
+check "builds only the CLI and the faulty backends plugin for the demo" called "cmake --build build --target fathom fathom_faulty_backends"
 check "runs the demo with the built CLI" grep -qx "demo ran with build/app/fathom" "$D/out"
 check "says what it installs" stderr_has "fathom: installing ${#BUILD_PACKAGES[@]} missing Debian packages"
-check "prints build progress" stderr_has "fathom: building build/ (fathom) [1/3]"
-check "says the build finished" stderr_has "fathom: built build/ (fathom): 3 steps"
+check "prints build progress" stderr_has "fathom: building build/ (fathom fathom_faulty_backends) [1/3]"
+check "says the build finished" stderr_has "fathom: built build/ (fathom fathom_faulty_backends): 3 steps"
 
 new_case partly-installed-test
 installed cmake g++ libz3-dev libgtest-dev python3 jq
