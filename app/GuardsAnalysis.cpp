@@ -12,6 +12,7 @@
 #include "engine/dump/GuardedDump.h"
 #include "engine/graph/GraphGuards.h"
 #include "engine/symbolic/ExplainSizesText.h"
+#include "engine/symbolic/GuardAccepts.h"
 #include "engine/symbolic/GuardCheck.h"
 #include "engine/symbolic/GuardExplain.h"
 #include "engine/symbolic/GuardOverlap.h"
@@ -145,6 +146,19 @@ void printCheck(const GuardedDump& l, const sym::GuardCheckReport& r) {
 
 // ---- --explain ----------------------------------------------------------------------------
 
+// Failed checks, each with a guard's provenance (--explain, --accepts).
+void printFailed(const GuardedDump& l, const std::vector<sym::FailedCheck>& failed, const std::string& indent) {
+  for (const auto& f : failed) {
+    std::cout << indent << "[" << f.kind << "] " << f.expr << "    with " << f.actual << "\n";
+    if (f.guard) {
+      const sym::Guard& g = l.env->guards()[*f.guard];
+      std::cout << indent << "    " << guardWhere(g.where) << "\n";
+      if (!g.reason.empty()) std::cout << indent << "    why: " << g.reason << "\n";
+    }
+  }
+}
+
+
 void printNearest(const sym::ExplainSizes& sizes, const sym::ExplainReport& r) {
   if (r.nearest.status != SolveStatus::Sat) {
     std::cout << "  nearest sizes that pass: none found (" << sym::solveStatusName(r.nearest.status)
@@ -165,13 +179,7 @@ void printExplain(const GuardedDump& l, const std::string& sizesGiven, const sym
   std::cout << l.path << ": " << sizesGiven << " (" << valuesText(r.values) << ")\n";
   if (r.failed.empty()) std::cout << "  passes every check: an entry traced with these guards runs these sizes\n";
   else std::cout << "  fails " << r.failed.size() << " check" << (r.failed.size() == 1 ? "" : "s") << " (a call with these sizes recompiles):\n";
-  for (const auto& f : r.failed) {
-    std::cout << "    [" << f.kind << "] " << f.expr << "    with " << f.actual << "\n";
-    if (f.guard) {
-      const sym::Guard& g = l.env->guards()[*f.guard];
-      std::cout << "        " << guardWhere(g.where) << "\n        why: " << g.reason << "\n";
-    }
-  }
+  printFailed(l, r.failed, "    ");
   for (const auto& n : r.notes) std::cout << "  note: " << n << "\n";
   printNearest(sizes, r);
 }
@@ -191,6 +199,36 @@ void printOverlap(const std::vector<std::string>& files, const sym::PairwiseOver
     if (!r.reason.empty()) std::cout << "    " << r.reason << "\n";
     if (!r.separating.empty()) std::cout << "    no call passes both; these checks separate them:\n";
     for (const auto& s : r.separating) std::cout << "      " << s << "\n";
+  }
+}
+
+// ---- --accepts ----------------------------------------------------------------------------
+
+std::string rangeText(int32_t symbol, std::pair<int64_t, int64_t> lohi) {
+  return sym::symbolName(symbol) + "=" + std::to_string(lohi.first) + ".." + std::to_string(lohi.second);
+}
+
+void printAccepts(const GuardedDump& l, const std::string& rangesGiven, const sym::AcceptsReport& r) {
+  std::cout << l.path << ": " << rangesGiven << "\n";
+  if (r.accepted) {
+    std::cout << "  accepted: every size in the range passes every guard and range (Z3: unsat), so no call there recompiles\n";
+    return;
+  }
+  if (r.status != SolveStatus::Sat) {
+    std::cout << "  undecided: " << sym::solveStatusName(r.status) << (r.reason.empty() ? "" : ": " + r.reason) << "\n";
+    return;
+  }
+  std::cout << "  not accepted: " << valuesText(r.counterexample) << " fails " << r.failed.size() << " check"
+            << (r.failed.size() == 1 ? "" : "s") << " (a call there recompiles):\n";
+  printFailed(l, r.failed, "    ");
+  for (const auto& [symbol, lohi] : r.widest)
+    std::cout << "  " << (lohi.first <= lohi.second ? "accepted around the trace's size: " + rangeText(symbol, lohi)
+                                                     : "not even the trace's size of " + sym::symbolName(symbol) + " passes")
+              << "\n";
+  for (const auto& stop : r.stops) {
+    std::cout << "  " << (stop.side == "below" ? "below" : "above") << " it, " << sym::symbolName(stop.symbol) << " = " << stop.value
+              << " fails:\n";
+    printFailed(l, stop.failed, "    ");
   }
 }
 
@@ -246,6 +284,21 @@ int runGuardOverlap(const GuardsAnalysisOptions& o) {
   if (!logQueries(o.traceLog, overlap.queries, &rc)) return rc;
   if (o.json) printJson(overlapJson(o.dumps, overlap));
   return overlap.anyOverlap ? kExitProblem : kExitOk;
+}
+
+int runGuardAccepts(const GuardsAnalysisOptions& o) {
+  if (!sym::Solver::available()) return noSolver();
+  int rc = kExitOk;
+  auto l = load(o.dumps.front(), &rc, o.load);
+  if (!l) return rc;
+  auto ranges = sym::parseAcceptsRanges(o.accepts, *l->env);
+  if (!ranges.ok()) return reportError(ranges.error());
+  auto report = sym::provesAccepts(*l->env, *ranges, {o.timeoutMs});
+  if (!report.ok()) return reportError(report.error());
+  if (!logQueries(o.traceLog, report->queries, &rc)) return rc;
+  if (o.json) printJson(acceptsJson(*l, o.accepts, *report));
+  else printAccepts(*l, o.accepts, *report);
+  return report->accepted ? kExitOk : kExitProblem;
 }
 
 }  // namespace fathom::cli

@@ -1,7 +1,7 @@
-// The Z3 analyses of `fathom guards` (--check, --explain, --overlap): each loads its dumps,
+// The Z3 analyses of `fathom guards` (--check, --explain, --overlap, --accepts): each loads its dumps,
 // runs the engine's analysis (engine/symbolic/GuardCheck.h, GuardExplain.h, GuardOverlap.h) and
 // prints text or JSON. Exit codes: 0 nothing wrong, 1 a problem found (inconsistent or unsound
-// guards; sizes that fail; entries that overlap), 2 bad usage or input.
+// guards; sizes that fail; entries that overlap; a range not accepted), 2 bad usage or input.
 #pragma once
 
 #include <string>
@@ -14,7 +14,7 @@ namespace fathom::cli {
 
 struct GuardsAnalysisOptions {
   std::vector<std::string> dumps;
-  std::string explain, traceLog;
+  std::string explain, accepts, traceLog;
   unsigned timeoutMs = 1000;
   bool json = false;
   DumpLoadFlags load;  // --keep-unknown-ops, --trust-paths
@@ -27,5 +27,6 @@ std::string guardWhere(const sym::GuardContext& c);
 int runGuardCheck(const GuardsAnalysisOptions& o);
 int runGuardExplain(const GuardsAnalysisOptions& o);
 int runGuardOverlap(const GuardsAnalysisOptions& o);
+int runGuardAccepts(const GuardsAnalysisOptions& o);
 
 }  // namespace fathom::cli

@@ -66,7 +66,7 @@ void printGuardsText(const sym::ShapeEnv* env, const std::string& path) {
 Command addGuardsCommand(CLI::App& parent) {
   auto opts = std::make_shared<GuardsOptions>();
   auto& a = opts->analysis;
-  CLI::App* app = parent.add_subcommand("guards", "List a dump's guards with their provenance; check them with Z3 (--check, --explain, --overlap)");
+  CLI::App* app = parent.add_subcommand("guards", "List a dump's guards with their provenance; check them with Z3 (--check, --explain, --overlap, --accepts)");
   app->add_option("DUMP", a.dumps, "The dump file (*.fathom.json), e.g. from `fathom trace MODEL --dynamic -o FILE`; two or more with --overlap")->required();
   app->add_flag("--check", opts->check,
                 "Prove things about the guard set with Z3: consistency (else a minimal conflicting subset), redundancy (a minimal "
@@ -75,26 +75,31 @@ Command addGuardsCommand(CLI::App& parent) {
   app->add_option("--explain", a.explain,
                   "Which guards these sizes fail, with provenance, and the nearest sizes that pass: s0=4,s1=64 or "
                   "input_ids=4x64,attention_mask=4x64. Exit 1 when some check fails");
+  app->add_option("--accepts", a.accepts,
+                  "Prove that every size in these ranges passes every guard (no recompile), else a counterexample with the "
+                  "checks it fails and, per symbol, the widest passing range around the trace's size: s0=1..64,s1=2..512. "
+                  "Exit 1 when the ranges are not all accepted");
   app->add_flag("--overlap", opts->overlap,
                 "Given two or more dumps (compiled entries of one function): is there a call every pair accepts (a witness), or "
                 "are they disjoint (the checks that separate them)? Exit 1 when some pair overlaps");
   app->add_option("--timeout", a.timeoutMs, "Time limit of each Z3 query in milliseconds (default 1000); a query past it is reported undecided")
       ->check(CLI::Range(1u, 3600000u));
   addDumpLoadFlags(app, &a.load);
-  app->add_option("--trace-log", a.traceLog, "With --check, --explain or --overlap: append each Z3 query (check, subject, status, ms) as a guard_check event");
+  app->add_option("--trace-log", a.traceLog, "With --check, --explain, --accepts or --overlap: append each Z3 query (check, subject, status, ms) as a guard_check event");
   app->add_flag("--json", a.json,
                 "Print JSON. Listing: {file, symbolic, symbols, guards: [{expr, raw, stage, node, op, source, module, reason, count}], "
                 "specializations}. --check: {consistency, redundancy, soundness, specializations, undecided, problem, queries, ms}. "
-                "--explain: {values, passes, failed, nearest}. --overlap: {overlap, pairs: [{a, b, result, witness, separating}]}");
+                "--explain: {values, passes, failed, nearest}. --accepts: {ranges, accepted, counterexample, failed, widest}. --overlap: {overlap, pairs: [{a, b, result, witness, separating}]}");
   app->footer("Exit codes: 0 listed, or nothing wrong found; 1 a problem found (see each option); 2 bad usage or input.");
   return {app, [opts] {
             const auto& a = opts->analysis;
-            const int modes = int(opts->check) + int(!a.explain.empty()) + int(opts->overlap);
-            if (modes > 1) return usageError("guards: give one of --check, --explain and --overlap");
+            const int modes = int(opts->check) + int(!a.explain.empty()) + int(opts->overlap) + int(!a.accepts.empty());
+            if (modes > 1) return usageError("guards: give one of --check, --explain, --accepts and --overlap");
             if (!opts->overlap && a.dumps.size() > 1) return usageError("guards: one DUMP (two or more only with --overlap)");
-            if (modes == 0 && !a.traceLog.empty()) return usageError("guards: --trace-log goes with --check, --explain or --overlap");
+            if (modes == 0 && !a.traceLog.empty()) return usageError("guards: --trace-log goes with --check, --explain, --accepts or --overlap");
             if (opts->check) return runGuardCheck(a);
             if (!a.explain.empty()) return runGuardExplain(a);
+            if (!a.accepts.empty()) return runGuardAccepts(a);
             if (opts->overlap) return runGuardOverlap(a);
             int rc = kExitOk;
             auto dump = loadDumpOrReport(a.dumps.front(), &rc, a.load);

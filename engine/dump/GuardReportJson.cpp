@@ -5,6 +5,7 @@
 
 #include "engine/dump/GuardJson.h"
 #include "engine/dump/GuardedDump.h"
+#include "engine/symbolic/GuardAccepts.h"
 #include "engine/symbolic/GuardExplain.h"
 #include "engine/symbolic/GuardOverlap.h"
 
@@ -161,6 +162,18 @@ ojson overlapJson(const std::vector<std::string>& files, const sym::PairwiseOver
                      {"separating", r.separating}, {"reason", r.reason}});
   }
   return {{"files", files}, {"overlap", overlap.anyOverlap}, {"pairs", pairs}, {"queries", queriesJson(overlap.queries)}};
+}
+
+ojson acceptsJson(const GuardedDump& d, const std::string& rangesText, const sym::AcceptsReport& r) {
+  ojson widest = ojson::object();
+  for (const auto& [symbol, lohi] : r.widest)
+    widest[sym::symbolName(symbol)] = lohi.first <= lohi.second ? ojson{lohi.first, lohi.second} : ojson(nullptr);
+  ojson stops = ojson::array();
+  for (const auto& stop : r.stops)
+    stops.push_back({{"symbol", sym::symbolName(stop.symbol)}, {"side", stop.side}, {"value", stop.value}, {"failed", failedJson(d, stop.failed)}});
+  return {{"file", d.path}, {"ranges", rangesText}, {"accepted", r.accepted}, {"status", sym::solveStatusName(r.status)},
+          {"reason", r.reason}, {"counterexample", valuesJson(r.counterexample)}, {"failed", failedJson(d, r.failed)},
+          {"widest", widest}, {"stops", stops}, {"skipped_guards", d.skipped}, {"queries", queriesJson(r.queries)}};
 }
 
 }  // namespace fathom

@@ -10,6 +10,9 @@
 //   explainJson     {file, sizes, values, passes, failed: [{..guard, kind, actual}], nearest:
 //                   {status, values, inputs | reason}, notes, skipped_guards, queries}
 //   overlapJson     {files, overlap, pairs: [{a, b, result, witness, separating, reason}], queries}
+//   acceptsJson     {file, ranges, accepted, status, reason, counterexample, failed: [{..guard, kind,
+//                   actual}], widest: {symbol: [lo, hi]}, stops: [{symbol, side, value, failed}],
+//                   skipped_guards, queries}
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -22,6 +25,7 @@ struct GuardCheckReport;
 struct ExplainSizes;
 struct ExplainReport;
 struct PairwiseOverlap;
+struct AcceptsReport;
 }  // namespace fathom::sym
 
 namespace fathom {
@@ -36,5 +40,7 @@ nlohmann::ordered_json explainJson(const GuardedDump& d, const std::string& size
                                    const sym::ExplainReport& r);
 // `files[i]`: the dump of entry i; `overlap` as overlapPairwise answers for those entries.
 nlohmann::ordered_json overlapJson(const std::vector<std::string>& files, const sym::PairwiseOverlap& overlap);
+// `rangesText`: the ranges as the user wrote them.
+nlohmann::ordered_json acceptsJson(const GuardedDump& d, const std::string& rangesText, const sym::AcceptsReport& r);
 
 }  // namespace fathom

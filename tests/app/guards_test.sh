@@ -96,6 +96,19 @@ ok guards "$T/static.fathom.json" --explain x=8x64x3
 expect_rc 1 guards "$T/bert.fathom.json" --explain s0=1,s1=16 --json
 expect_jq '.failed[0].kind == "range" and .nearest.values.s0 == 2' "$T/out" "explain: a size under the range"
 
+# --- accepts: every size of a range, proved -------------------------------------------------------
+ok guards "$T/bert.fathom.json" --accepts s0=2..64,s1=2..511 --json
+expect_jq '.accepted and .status == "unsat" and .failed == [] and .widest.s1 == [2, 511] and .stops == []' "$T/out" "accepts: a range within every guard is proved"
+expect_rc 1 guards "$T/bert.fathom.json" --accepts s0=1..64,s1=2..600 --json
+expect_jq '(.accepted | not) and .status == "sat" and .widest.s0 == [2, 64] and .widest.s1 == [2, 511]' "$T/out" "accepts: the widest passing ranges"
+expect_jq '[.stops[] | [.symbol, .side, .value, .failed[0].kind]] == [["s0", "below", 1, "range"], ["s1", "above", 512, "guard"]]' "$T/out" "accepts: what stops each range (0/1 specialization, the guard)"
+expect_jq '(.stops[1].failed[0].expr == "s1 < 512") and (.stops[1].failed[0].node == "slice_1")' "$T/out" "accepts: the stopping guard's provenance"
+expect_rc 1 guards "$T/mlp.fathom.json" --accepts s1=700..800
+grep -q "accepted around the trace's size: s1=784..784" "$T/out" || fail "accepts text: a pinned size: $(cat "$T/out")"
+grep -q "Eq(s1, 784)" "$T/out" || fail "accepts text: the pinning guard: $(cat "$T/out")"
+ok guards tests/data/torch2-dynamic.fathom.json --accepts s0=2..64,s1=2..64 --json
+expect_jq '.accepted' "$T/out" "accepts: a torch.compile(dynamic=True) dump takes every batch from 2"
+
 # --- overlap --------------------------------------------------------------------------------------
 ok guards $G/entry-short.fathom.json $G/entry-long.fathom.json --overlap --json
 expect_jq '.overlap == false and .pairs[0].result == "disjoint" and (.pairs[0].separating | any(test("s1 >= 512")))' "$T/out" "disjoint entries with the separating guards"
@@ -115,7 +128,7 @@ n=$(jq -s '[.[] | select(.event == "guard_check" and .ms >= 0 and .check != null
 [ "$n" -gt 3 ] || fail "trace log: guard_check events with their time ($n)"
 
 # --- bad usage ----------------------------------------------------------------------------------------
-usage_error "one of --check, --explain and --overlap" guards $G/redundant.fathom.json --check --overlap
+usage_error "one of --check, --explain, --accepts and --overlap" guards $G/redundant.fathom.json --check --overlap
 usage_error "two or more" guards $G/redundant.fathom.json --overlap
 usage_error "only with --overlap" guards $G/redundant.fathom.json $G/inconsistent.fathom.json --check
 usage_error "NAME=SIZE" guards $G/redundant.fathom.json --explain s0
@@ -123,6 +136,9 @@ usage_error "neither a symbol nor an input" guards $G/redundant.fathom.json --ex
 usage_error "no value for s1" guards $G/redundant.fathom.json --explain s0=8
 usage_error "not both" guards $G/redundant.fathom.json --explain s0=8,x=8x64
 usage_error "goes with" guards $G/redundant.fathom.json --trace-log "$T/x.jsonl"
+usage_error "--accepts: bad item 's0=9..3'" guards $G/redundant.fathom.json --accepts s0=9..3
+usage_error "is not a symbol of this trace" guards $G/redundant.fathom.json --accepts s99=1..4
+usage_error "one of --check, --explain, --accepts and --overlap" guards $G/redundant.fathom.json --accepts s0=1..4 --check
 usage_error "missing.fathom.json" guards $G/missing.fathom.json --check
 usage_error "guards/0/expr" guards samples/bad/guard-unknown-symbol.json
 finish

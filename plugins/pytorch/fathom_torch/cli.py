@@ -1,4 +1,5 @@
-"""python3 -m fathom_torch capture SCRIPT.py:FUNC: run a user's model builder and dump it.
+"""fathom-torch (python3 -m fathom_torch): `capture SCRIPT.py:FUNC` runs a user's model builder and
+dumps it; `sweep SUITE` takes model suites through torch 2.x and Fathom (sweep/).
 
 FUNC() must return (callable_or_module, example_inputs). Errors the user can fix (a bad
 SCRIPT:FUNC, a missing file or function, a wrong return value, an existing output, a graph the
@@ -28,7 +29,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser():
-    p = _Parser(prog="python3 -m fathom_torch",
+    p = _Parser(prog=os.path.basename(sys.argv[0]) if sys.argv[0].endswith("fathom-torch") else "python3 -m fathom_torch",
                 description="Export PyTorch graphs as Fathom dumps (*.fathom.json, with a .fathom.bin side file).")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     c = sub.add_parser("capture", help="trace SCRIPT.py:FUNC and write a dump",
@@ -44,6 +45,8 @@ def _parser():
     c.add_argument("--json", action="store_true", help="print the summary as JSON")
     c.add_argument("--force", action="store_true", help="overwrite an existing output file")
     c.add_argument("--traceback", action="store_true", help="print the traceback of an unexpected failure")
+    from .sweep.command import add_parser as add_sweep
+    add_sweep(sub)
     return p
 
 
@@ -149,6 +152,9 @@ def main(argv=None):
         if args.command is None:
             parser.print_help(sys.stderr)
             return 2
+        if args.command == "sweep":
+            from .sweep.command import run as sweep
+            return sweep(args, UsageError)
         return _capture(args, argv)
     except UsageError as e:
         print(f"fathom_torch: {e}", file=sys.stderr)
