@@ -15,7 +15,7 @@ void registerNnDerivatives();
 void registerReductionDerivatives();
 void registerIndexingDerivatives();
 void registerBackwardDerivatives();
-void registerActivationDerivatives();  // ActivationDerivatives.cpp: hardswish, hardsigmoid, silu
+void registerActivationDerivatives();  // ActivationDerivatives.cpp: hardswish, hardsigmoid, silu, prelu
 void registerScatterDerivatives();     // ScatterDerivatives.cpp: index, index_put, *_scatter, fills, pad, roll
 void registerAsStridedDerivative();    // AsStridedDerivative.cpp
 void registerDistanceDerivatives();    // DistanceDerivatives.cpp: _cdist_forward, _pdist_forward

@@ -61,6 +61,28 @@ void registerCopyingDerivatives() {
   });
 }
 
+// split, split_with_sizes and unbind: ops with a list of views as their result.
+void registerSplitDerivatives() {
+  // split / split_with_sizes: the pieces' gradients side by side (zeros for unused pieces).
+  const auto splitBackward = [](GradContext& c) {
+    if (!c.needs(0)) return;
+    std::vector<Tensor> parts;
+    for (size_t i = 0; i < c.numOutputs(); ++i) parts.push_back(c.grad(i).defined() ? c.grad(i) : zerosLike(c.output(i)));
+    c.set(0, cat(parts, c.integer(2)));
+  };
+  registerDerivative("aten.split.Tensor", splitBackward);
+  registerDerivative("aten.split_with_sizes.default", splitBackward);
+  // unbind: the pieces' gradients stacked along dim (zeros for unused pieces), as unbind_backward.
+  registerDerivative("aten.unbind.int", [](GradContext& c) {
+    if (!c.needs(0)) return;
+    const int64_t dim = wrapDim(c.integer(1), static_cast<size_t>(c.tensor(0).dim()));
+    std::vector<Tensor> parts;
+    for (size_t i = 0; i < c.numOutputs(); ++i)
+      parts.push_back(unsqueeze(c.grad(i).defined() ? c.grad(i) : zerosLike(c.output(i)), dim));
+    c.set(0, parts.empty() ? zerosLike(c.tensor(0)) : cat(parts, dim));
+  });
+}
+
 }  // namespace
 
 void registerShapeDerivatives() {
@@ -104,15 +126,7 @@ void registerShapeDerivatives() {
     if (c.needs(0))
       c.set(0, callOp1("aten.select_backward.default", {c.grad(), c.sizes(0), c.integer(1), c.integer(2)}));
   });
-  // split / split_with_sizes: the pieces' gradients side by side (zeros for unused pieces).
-  const auto splitBackward = [](GradContext& c) {
-    if (!c.needs(0)) return;
-    std::vector<Tensor> parts;
-    for (size_t i = 0; i < c.numOutputs(); ++i) parts.push_back(c.grad(i).defined() ? c.grad(i) : zerosLike(c.output(i)));
-    c.set(0, cat(parts, c.integer(2)));
-  };
-  registerDerivative("aten.split.Tensor", splitBackward);
-  registerDerivative("aten.split_with_sizes.default", splitBackward);
+  registerSplitDerivatives();
   registerDerivative("aten.cat.default", [](GradContext& c) {
     const TensorList& inputs = c.tensors(0);
     if (inputs.empty()) return;

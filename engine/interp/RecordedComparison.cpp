@@ -21,15 +21,20 @@ const Node* outputSource(const Graph& graph, size_t i) {
   return ref ? &graph.node(*ref) : nullptr;
 }
 
-// The max_pool2d_with_indices node whose indices `n` picks (getitem(pool, 1)), or null.
+// The max_pool2d/3d_with_indices node whose indices `n` picks (getitem(pool, 1)), or null.
 const Node* maxPoolOfIndices(const Graph& graph, const Node* n) {
   if (!n || n->target != "getitem" || n->args.size() < 2) return nullptr;
   const auto* index = n->args[1].tryAs<SymInt>();
   const auto* pool = n->args[0].tryAs<NodeRef>();
   if (!index || index->isSymbolic() || index->hint() != 1 || !pool) return nullptr;
   const Node& p = graph.node(*pool);
-  return p.target == "aten.max_pool2d_with_indices.default" ? &p : nullptr;
+  const bool isMaxPool =
+      p.target == "aten.max_pool2d_with_indices.default" || p.target == "aten.max_pool3d_with_indices.default";
+  return isMaxPool ? &p : nullptr;
 }
+
+// Spatial dims of a max pool: 3 for max_pool3d_with_indices, else 2.
+size_t poolDims(const Node& pool) { return pool.target == "aten.max_pool3d_with_indices.default" ? 3 : 2; }
 
 // Runs the graph and keeps the values of `wanted` nodes only.
 class CapturingInterpreter : public Interpreter {
@@ -59,36 +64,51 @@ IntList intsAt(const Node& n, size_t pos, IntList fallback) {
   }
 }
 
-// Whether the input element `index` (h * W + w of its plane) lies in output position (oh, ow)'s
-// window of `pool`.
-bool inWindow(const Node& pool, int64_t index, int64_t W, int64_t oh, int64_t ow) {
-  IntList k = intsAt(pool, 1, {1});
-  if (k.size() == 1) k.push_back(k[0]);
-  IntList s = intsAt(pool, 2, k), p = intsAt(pool, 3, {0}), d = intsAt(pool, 4, {1});
-  if (s.size() == 1) s.push_back(s[0]);
-  if (p.size() == 1) p.push_back(p[0]);
-  if (d.size() == 1) d.push_back(d[0]);
-  const int64_t h = index / W, w = index % W;
-  const int64_t dh = h - (oh * s[0] - p[0]), dw = w - (ow * s[1] - p[1]);
-  return dh >= 0 && dw >= 0 && dh % d[0] == 0 && dw % d[1] == 0 && dh / d[0] < k[0] && dw / d[1] < k[1];
+// Whether the input element `index` (its position in a plane of spatial sizes `in`) lies in the
+// window of output position `at` (spatial coordinates) of `pool`.
+bool inWindow(const Node& pool, int64_t index, const IntList& in, const IntList& at) {
+  const size_t n = in.size();
+  const auto perDim = [&](size_t pos, const IntList& fallback) {
+    IntList v = intsAt(pool, pos, fallback);
+    if (v.size() == 1) v.assign(n, v[0]);
+    return v;
+  };
+  const IntList k = perDim(1, {1}), s = perDim(2, k), p = perDim(3, {0}), d = perDim(4, {1});
+  if (k.size() != n || s.size() != n || p.size() != n || d.size() != n) return false;
+  for (size_t i = n; i-- > 0;) {
+    const int64_t offset = index % in[i] - (at[i] * s[i] - p[i]);
+    index /= in[i];
+    if (offset < 0 || offset % d[i] != 0 || offset / d[i] >= k[i]) return false;
+  }
+  return true;
 }
 
 // max-index: each index where Fathom and the recording differ must point, in Fathom's own pool
 // input `x`, at an element of its window as large as Fathom's choice (within tol of x's scale).
 void judgeMaxIndices(OutputVerdict& v, const Node& pool, const Tensor& x, const Tensor& got, const Tensor& want, double tol) {
-  const auto& os = got.sizes();
-  const auto& xs = x.sizes();
-  const int64_t OH = os[os.size() - 2], OW = os[os.size() - 1], H = xs[xs.size() - 2], W = xs[xs.size() - 1];
+  const size_t n = poolDims(pool);
+  const IntList& os = got.sizes();
+  const IntList& xs = x.sizes();
+  if (os.size() < n || xs.size() < n) {
+    v.ok = false;
+    v.note = "the pool's input or indices have fewer dims than its window";
+    return;
+  }
+  const IntList out(os.end() - static_cast<std::ptrdiff_t>(n), os.end()), in(xs.end() - static_cast<std::ptrdiff_t>(n), xs.end());
+  int64_t outPlane = 1, inPlane = 1;
+  for (size_t i = 0; i < n; ++i) outPlane *= out[i], inPlane *= in[i];
   double scale = 0;
   for (int64_t i = 0; i < x.numel(); ++i) scale = std::max(scale, std::abs(x.atLinear(i)));
   for (int64_t i = 0; i < got.numel(); ++i) {
     const auto a = static_cast<int64_t>(got.atLinear(i)), b = static_cast<int64_t>(want.atLinear(i));
     if (a == b) continue;
     ++v.indicesDiffering;
-    const int64_t plane = i / (OH * OW), oh = (i / OW) % OH, ow = i % OW;
-    const bool inRange = b >= 0 && b < H * W;
-    const double xa = x.atLinear(plane * H * W + a), xb = inRange ? x.atLinear(plane * H * W + b) : NAN;
-    if (!inRange || !inWindow(pool, b, W, oh, ow) || !(xb >= xa - tol * scale)) {
+    const int64_t plane = i / outPlane;
+    IntList at(n);
+    for (int64_t d = static_cast<int64_t>(n) - 1, r = i % outPlane; d >= 0; --d) at[d] = r % out[d], r /= out[d];
+    const bool inRange = b >= 0 && b < inPlane;
+    const double xa = x.atLinear(plane * inPlane + a), xb = inRange ? x.atLinear(plane * inPlane + b) : NAN;
+    if (!inRange || !inWindow(pool, b, in, at) || !(xb >= xa - tol * scale)) {
       v.ok = false;
       v.note = "index " + std::to_string(i) + ": PyTorch's " + std::to_string(b) + " is not a maximum of its window (" +
                std::to_string(xb) + " against Fathom's " + std::to_string(xa) + " at " + std::to_string(a) + ")";

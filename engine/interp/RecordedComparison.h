@@ -9,7 +9,7 @@
 //   fp64       else its error against a float64 run of the same graph within a multiple of
 //              PyTorch's own (AccuracyRule.h): PyTorch's rule, second half
 //   exact      an integer or bool output: equal
-//   max-index  the indices of max_pool2d_with_indices: equal, or each differing index points at
+//   max-index  the indices of max_pool2d/3d_with_indices: equal, or each differing index points at
 //              an element of its window as large as the one Fathom chose (within tol of the
 //              input's scale): a rounding-level change picks another of two equal maxima
 #pragma once

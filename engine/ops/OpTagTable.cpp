@@ -178,6 +178,7 @@ constexpr OpTagRow kRows[] = {
     {"aten.as_strided.default", tags(View), true},
     {"aten.split.Tensor", tags(View), true},
     {"aten.split_with_sizes.default", tags(View), true},
+    {"aten.unbind.int", tags(View), true},
     {"aten.cat.default", tags(Shape), true},
     {"aten.stack.default", tags(Shape), true},
     {"aten.flip.default", tags(Shape), true},
@@ -260,6 +261,11 @@ constexpr OpTagRow kRows[] = {
     {"aten._cdist_backward.default", tags(Comp), true},
     {"aten._pdist_forward.default", tags(Comp), true},
     {"aten._pdist_backward.default", tags(Comp), true},
+    // PReLU: PreluOps.cpp (1.13's prelu reads its weight along dim 1, not by broadcasting)
+    {"aten.prelu.default", tags(Comp), true},
+    {"aten.prelu_backward.default", tags(Comp), true},
+    {"aten._prelu_kernel.default", Pw | Rec, true},
+    {"aten._prelu_kernel_backward.default", tags(Comp), true},
     // Core ATen upsampling (item 24): UpsampleOps.cpp
     {"aten.upsample_nearest2d.default", tags(Comp), true},
     {"aten.upsample_nearest2d_backward.default", tags(Comp), true},

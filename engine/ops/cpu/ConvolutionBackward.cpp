@@ -95,7 +95,7 @@ void gemmWeightGrad(const C* x, const C* gy, const ConvGeometry& g, C* gw) {
   const int64_t K = g.k(), P = g.p();
   const auto group = [&](int64_t grp, std::vector<C>& cols, bool parallelIm2col) {
     for (int64_t n = 0; n < g.n; ++n) {
-      const C* xg = x + (n * g.c + grp * g.cg) * g.h * g.w;
+      const C* xg = x + (n * g.c + grp * g.cg) * g.inPlane();
       if (!g.pointwise()) im2col(xg, g, cols.data(), parallelIm2col);
       const C* colsData = g.pointwise() ? xg : cols.data();
       gemm(computeDType<C>(), matrix(gy + (n * g.o + grp * g.og) * P, g.og, P, P, 1), matrix(colsData, P, K, 1, P),
@@ -120,7 +120,7 @@ void gemmInputGrad(const C* w, const C* gy, const ConvGeometry& g, C* gx) {
   const int64_t K = g.k(), P = g.p();
   const auto sample = [&](int64_t n, std::vector<C>& cols) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      C* xg = gx + (n * g.c + grp * g.cg) * g.h * g.w;
+      C* xg = gx + (n * g.c + grp * g.cg) * g.inPlane();
       C* target = g.pointwise() ? xg : cols.data();  // 1x1: cols is the input gradient itself
       gemm(computeDType<C>(), matrix(w + grp * g.og * K, K, g.og, 1, K), matrix(gy + (n * g.o + grp * g.og) * P, g.og, P, P, 1),
            matrix(target, K, P, P, 1), 1.0, 0.0);
@@ -166,7 +166,7 @@ void transposeForwardTyped(const Tensor& input, const Tensor& weight, const Tens
   else gemmInputGrad(w.data, x.data, g, y.data);
   if (bias) {
     const std::vector<C> b = loadDense<C>(*bias);
-    const int64_t plane = g.h * g.w;
+    const int64_t plane = g.inPlane();
     parallelFor(g.n * g.c, 1, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i)
         for (C *p = y.data + i * plane, *stop = p + plane; p < stop; ++p) *p = mulAdd(b[i % g.c], *p, C(1));
@@ -181,7 +181,7 @@ template <class C>
 void transposeBackwardTyped(const Tensor& gradOutput, const Tensor& input, const Tensor& weight, const ConvGeometry& g,
                             const ConvGradOutputs& grads) {
   const DenseInput<C> gy(gradOutput);
-  if (grads.bias) storeDense(channelSums(gy.data, g.n, g.c, g.h * g.w).data(), *grads.bias);
+  if (grads.bias) storeDense(channelSums(gy.data, g.n, g.c, g.inPlane()).data(), *grads.bias);
   if (grads.weight) {
     const DenseInput<C> x(input);
     DenseOutput<C> gw(*grads.weight, false);

@@ -33,25 +33,27 @@ inline C mulAdd(C acc, C a, C b) {
 }
 
 namespace detail {
-// Visits a tensor of rank <= 4 as [d0, d1, d2, d3] (leading dims of size 1 added), calling
+// Visits a tensor of rank <= 5 as [d0, d1, d2, d3, d4] (leading dims of size 1 added), calling
 // fn(elementPointerOffset, denseIndex) per element; rows of (d0, d1) run in parallel.
 template <class Fn>
 void forEachDense(const Tensor& t, const Fn& fn) {
-  int64_t size[4] = {1, 1, 1, 1}, stride[4] = {0, 0, 0, 0};
-  const int64_t lead = 4 - t.dim();
+  int64_t size[5] = {1, 1, 1, 1, 1}, stride[5] = {0, 0, 0, 0, 0};
+  const int64_t lead = 5 - t.dim();
   for (int64_t d = 0; d < t.dim(); ++d) size[lead + d] = t.size(d), stride[lead + d] = t.stride(d);
-  const int64_t plane = size[2] * size[3];
+  const int64_t plane = size[2] * size[3] * size[4];
   parallelFor(size[0] * size[1], std::max<int64_t>(1, 32768 / std::max<int64_t>(plane, 1)), [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) {
       const int64_t base = (r / size[1]) * stride[0] + (r % size[1]) * stride[1];
-      for (int64_t y = 0; y < size[2]; ++y)
-        for (int64_t x = 0; x < size[3]; ++x) fn(base + y * stride[2] + x * stride[3], (r * size[2] + y) * size[3] + x);
+      int64_t i = r * plane;
+      for (int64_t z = 0; z < size[2]; ++z)
+        for (int64_t y = 0; y < size[3]; ++y)
+          for (int64_t x = 0; x < size[4]; ++x, ++i) fn(base + z * stride[2] + y * stride[3] + x * stride[4], i);
     }
   });
 }
 }  // namespace detail
 
-// A dense row-major copy of `t` (rank <= 4) converted to C.
+// A dense row-major copy of `t` (rank <= 5) converted to C.
 template <class C>
 std::vector<C> loadDense(const Tensor& t) {
   std::vector<C> out(static_cast<size_t>(t.numel()));

@@ -47,7 +47,7 @@ void gemmForward(const C* x, const C* w, const C* bias, const ConvGeometry& g, C
   const int64_t K = g.k(), P = g.p();
   const auto sample = [&](int64_t n, std::vector<C>& cols, bool parallelIm2col) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      const C* xg = x + (n * g.c + grp * g.cg) * g.h * g.w;
+      const C* xg = x + (n * g.c + grp * g.cg) * g.inPlane();
       if (!g.pointwise()) im2col(xg, g, cols.data(), parallelIm2col);
       const C* colsData = g.pointwise() ? xg : cols.data();
       C* yg = y + (n * g.o + grp * g.og) * P;

@@ -1,6 +1,7 @@
-// aten.convolution.default and aten.convolution_backward.default: 2-d convolutions (and 1-d
-// ones, run as 2-d), plain and transposed (ConvTranspose2d: output_padding, groups, dilation). Argument checks, backend choice and result layouts live in
-// ConvolutionLayout (shared by meta functions and kernels); the arithmetic in ConvolutionKernel.
+// aten.convolution.default and aten.convolution_backward.default: 2-d and 3-d convolutions (and
+// 1-d ones, run as 2-d), plain and transposed (ConvTranspose2d/3d: output_padding, groups,
+// dilation). Argument checks, backend choice and result layouts live in ConvolutionLayout (shared
+// by meta functions and kernels); the arithmetic in ConvolutionKernel.
 #include "engine/core/Error.h"
 #include "engine/ops/cpu/ConvolutionKernel.h"
 #include "engine/ops/layout/ConvolutionLayout.h"
@@ -69,6 +70,9 @@ BackwardLayout backwardLayout(const ValueList& margs) {
   const ConvArgs a = convArgs(margs, 1, 4, false);
   b.setup = convSetup(a);
   b.mask = outputMaskArg(margs.at(10));
+  // 1.13's oneDNN backward computes the weight and bias gradients together: asking for the bias
+  // alone returns grad_weight too.
+  if (b.setup.backend == ConvBackend::Mkldnn && b.mask[2]) b.mask[1] = true;
   const TensorMeta& gradOut = metaArg(margs, 0);
   FATHOM_CHECK(gradOut.dim() == a.input->dim(), "Expected input and grad_output to have the same number of dimensions, but got: ",
                a.input->dim(), " and ", gradOut.dim());
@@ -83,9 +87,10 @@ BackwardLayout backwardLayout(const ValueList& margs) {
   FATHOM_CHECK(gradOut.dtype == a.input->dtype, "expected grad_output to have dtype ", scalarTypeName(a.input->dtype),
                " like input, but got ", scalarTypeName(gradOut.dtype));
   const bool empty = b.setup.backend == ConvBackend::Empty;
-  FATHOM_CHECK(empty || isFloating(a.input->dtype), "\"",
-               a.transposed ? "slow_conv_transpose2d_backward_out_cpu" : "slow_conv2d_cpu_grad_input",
-               "\" not implemented for '", scalarTypeName(a.input->dtype), "'");
+  // Gradients are computed in floating point only (1.13's dilated 3-d backward also takes int64;
+  // Fathom refuses it).
+  FATHOM_CHECK(empty || isFloating(a.input->dtype), "\"", convBackwardKernelName(b.setup), "\" not implemented for '",
+               scalarTypeName(a.input->dtype), "'");
   const ConvGradLayouts grads = convGradLayouts(b.setup);
   b.gradInput = grads.input;
   b.gradWeight = grads.weight;

@@ -17,4 +17,5 @@ void registerAttentionOps(OpRegistry& registry);     // AttentionOps.cpp (torch 
 void registerFoldOps(OpRegistry& registry);          // FoldOps.cpp
 void registerGridSamplerOps(OpRegistry& registry);   // GridSamplerOps.cpp
 void registerDistanceOps(OpRegistry& registry);      // DistanceOps.cpp: cdist, pdist and their backward
+void registerPreluOps(OpRegistry& registry);         // PreluOps.cpp: prelu (1.13) and _prelu_kernel (2.x), backwards
 }  // namespace fathom

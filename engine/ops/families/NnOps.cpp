@@ -21,6 +21,7 @@ void registerNnOps(OpRegistry& registry) {
   registerFoldOps(registry);
   registerGridSamplerOps(registry);
   registerDistanceOps(registry);
+  registerPreluOps(registry);
 }
 
 }  // namespace fathom

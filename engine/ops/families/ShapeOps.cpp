@@ -1,5 +1,5 @@
 // Shape ops beyond plain views: reshape (a view when the strides allow one, else a contiguous
-// copy), split (a list of views), flip (a copy reading the input backwards), repeat (a tiled
+// copy), split and unbind (lists of views), flip (a copy reading the input backwards), repeat (a tiled
 // copy), cat and stack (see Concat.h). Meta functions and kernels share one layout function per op.
 #include "engine/core/Error.h"
 #include "engine/ops/layout/Broadcast.h"
@@ -123,6 +123,36 @@ ValueList splitWithSizesKernel(const ValueList& args) {
   return {Value(std::move(pieces))};
 }
 
+// unbind: select(self, dim, i) for every i, views of self. The number of results is the graph's
+// structure, so the dim's size must be a constant; the other sizes may be symbolic.
+std::vector<TensorMeta> unbindLayout(const TensorMeta& self, int64_t dim) {
+  FATHOM_CHECK(self.dim() > 0, "Dimension specified as ", dim, " but tensor has no dimensions");
+  dim = wrapDim(dim, self.dim());
+  const std::optional<int64_t> count = self.sizes[dim].maybeConcrete();
+  FATHOM_CHECK(count.has_value(), "unbind: dimension ", dim, " has the symbolic size ", self.sizes[dim].str(),
+               "; Fathom unbinds only a dimension of constant size (the number of results must be known)");
+  SymIntList sizes = self.sizes, strides = self.strides;
+  sizes.erase(sizes.begin() + dim);
+  strides.erase(strides.begin() + dim);
+  std::vector<TensorMeta> out;
+  for (int64_t i = 0; i < *count; ++i)
+    out.push_back(viewOf(self, sizes, strides, self.storageOffset + SymInt(i) * self.strides[dim]));
+  return out;
+}
+
+ValueList unbindMeta(const ValueList& args) {
+  ValueList pieces;
+  for (auto& m : unbindLayout(metaArg(args, 0), intArg(args, 1))) pieces.emplace_back(std::move(m));
+  return {Value(std::move(pieces))};
+}
+
+ValueList unbindKernel(const ValueList& args) {
+  const Tensor& self = tensorArg(args, 0);
+  ValueList pieces;
+  for (const auto& m : unbindLayout(self.meta(), intArg(args, 1))) pieces.emplace_back(realizeView(self, m));
+  return {Value(std::move(pieces))};
+}
+
 // flip: the output is empty_like(self) (preserve_format); each flipped dim is read backwards.
 std::vector<bool> flipDims(const TensorMeta& self, const IntList& dims) {
   std::vector<bool> flipped(static_cast<size_t>(std::max<int64_t>(self.dim(), 1)), false);
@@ -219,6 +249,7 @@ void registerShapeOps(OpRegistry& registry) {
                      splitKernel);
   (void)registry.add("aten::split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]",
                      splitWithSizesMeta, splitWithSizesKernel);
+  (void)registry.add("aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", unbindMeta, unbindKernel);
   (void)registry.add(
       "aten::flip(Tensor self, int[] dims) -> Tensor",
       [](const ValueList& args) { return ValueList{flipLayout(metaArg(args, 0), toIntList(args.at(1)))}; },

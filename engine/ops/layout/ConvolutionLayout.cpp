@@ -44,19 +44,30 @@ void checkTransposedShapes(const ConvArgs& a) {
                  out.str(), " elements, but got bias of size ", sizesText(a.bias->sizes), " instead");
 }
 
-// slow_conv_transpose2d_shape_check: output_padding below stride or dilation, and an output.
+// slow_conv_transpose{2,3}d_shape_check: output_padding below stride or dilation, and an output.
 void checkTransposedOutput(const ConvSetup& s) {
   const ConvParams& p = s.params;
-  FATHOM_CHECK((p.outputPadding[1] < p.stride[1] || p.outputPadding[1] < p.dilation[1]) &&
-                   (p.outputPadding[0] < p.stride[0] || p.outputPadding[0] < p.dilation[0]),
-               "output padding must be smaller than either stride or dilation, but got output_padding_height: ",
-               p.outputPadding[0], " output_padding_width: ", p.outputPadding[1], " stride_height: ", p.stride[0],
-               " stride_width: ", p.stride[1], " dilation_height: ", p.dilation[0], " dilation_width: ", p.dilation[1]);
+  static const char* const names[] = {"depth", "height", "width"};
+  const size_t dims = p.stride.size(), first = 3 - dims;
+  bool small = true;
+  std::string got;
+  for (size_t d = 0; d < dims; ++d) {
+    small = small && (p.outputPadding[d] < p.stride[d] || p.outputPadding[d] < p.dilation[d]);
+    got += std::string(d ? " " : "") + "output_padding_" + names[first + d] + ": " + std::to_string(p.outputPadding[d]);
+  }
+  for (size_t d = 0; d < dims; ++d) got += std::string(" stride_") + names[first + d] + ": " + std::to_string(p.stride[d]);
+  for (size_t d = 0; d < dims; ++d) got += std::string(" dilation_") + names[first + d] + ": " + std::to_string(p.dilation[d]);
+  FATHOM_CHECK(small, "output padding must be smaller than either stride or dilation, but got ", got);
   const SymIntList& o = s.outputSizes;
-  FATHOM_CHECK(!symLt(o[2], 1, "transposed convolution: output height >= 1") &&
-                   !symLt(o[3], 1, "transposed convolution: output width >= 1"),
-               "Given input size per channel: (", s.input.sizes[2].str(), " x ", s.input.sizes[3].str(),
-               "). Calculated output size per channel: (", o[2].str(), " x ", o[3].str(), "). Output size is too small");
+  bool fits = true;
+  std::string in, out;
+  for (size_t d = 2; d < o.size(); ++d) {
+    fits = fits && !symLt(o[d], 1, "transposed convolution: output size >= 1");
+    in += (d > 2 ? " x " : "") + s.input.sizes[d].str();
+    out += (d > 2 ? " x " : "") + o[d].str();
+  }
+  FATHOM_CHECK(fits, "Given input size per channel: (", in, "). Calculated output size per channel: (", out,
+               "). Output size is too small");
 }
 
 // check_shape_forward's checks, on the op's own (not yet 2-d) tensors.
@@ -66,7 +77,7 @@ void checkShapes(const ConvArgs& a, const IntList& padding, const IntList& dilat
   FATHOM_CHECK(weight.dim() == k, "Expected ", weight.dim(), "-dimensional input for ", weight.dim(),
                "-dimensional weight ", sizesText(weight.sizes), ", but got ", k, "-dimensional input of size ",
                sizesText(input.sizes), " instead");
-  FATHOM_CHECK(k == 3 || k == 4, "Fathom's convolution supports 1-d and 2-d convolutions (3-d or 4-d input); got ",
+  FATHOM_CHECK(k >= 3 && k <= 5, "Fathom's convolution supports 1-d, 2-d and 3-d convolutions (3-d, 4-d or 5-d input); got ",
                k, "-d input of size ", sizesText(input.sizes));
   const SymInt out = weight.sizes[0];
   FATHOM_CHECK(symGe(out, a.groups, "convolution: weight.size(0) >= groups"), "Given groups=", a.groups,
@@ -106,22 +117,28 @@ void checkDtypes(const ConvArgs& a) {
                  typeName(a.bias->dtype), ") should be the same");
 }
 
-// select_conv_backend for a non-empty CPU convolution; use_mkldnn as with one thread.
+// select_conv_backend for a non-empty CPU convolution; use_mkldnn as with one thread. use_mkldnn
+// reads the last two kernel sizes and the first four input sizes whatever the rank; a 3-d
+// convolution oneDNN takes gives the same layouts as a slow one, but its backward's output_mask
+// differs (see ConvolutionOps.cpp).
 ConvBackend pickBackend(const ConvSetup& s) {
   const auto& x = s.input.sizes;
   const auto& w = s.weight.sizes;
   if (symEq(x[0], 0, "convolution: empty batch") || symEq(x[1], 0, "convolution: no channels"))
     return ConvBackend::Empty;
   const ConvParams& p = s.params;
+  const SymInt& kw = w[w.size() - 1];
+  const SymInt& kh = w[w.size() - 2];
   if (s.input.dtype == DType::Float32) {
     const bool big = p.isStrided() || p.isDilated() || symGe(x[0], 16, "mkldnn: batch >= 16") ||
-                     !symEq(w[3], 1, "mkldnn: kernel width 1") || !symEq(w[2], 1, "mkldnn: kernel height 1");
+                     !symEq(kw, 1, "mkldnn: kernel width 1") || !symEq(kh, 1, "mkldnn: kernel height 1");
     const bool worth = p.groups > 1 ||
-                       (symLt(3, w[3], "mkldnn: kernel width > 3") && symLt(3, w[2], "mkldnn: kernel height > 3")) ||
+                       (symLt(3, kw, "mkldnn: kernel width > 3") && symLt(3, kh, "mkldnn: kernel height > 3")) ||
                        symLt(1, x[0], "mkldnn: batch > 1") ||
                        symLt(20480, x[0] * x[1] * x[2] * x[3], "mkldnn: input > 20480 elements");
     if (big && worth) return ConvBackend::Mkldnn;
   }
+  if (p.threeD()) return p.isDilated() ? ConvBackend::SlowDilated3d : ConvBackend::Slow3d;
   return p.isDilated() ? ConvBackend::SlowDilated2d : ConvBackend::Slow2d;
 }
 
@@ -156,16 +173,42 @@ ConvSetup transposedSetup(ConvSetup s) {
   const auto& w = s.weight.sizes;
   const ConvParams& p = s.params;
   s.outputSizes = {x[0], w[1] * SymInt(p.groups)};
-  for (int d = 0; d < 2; ++d)
+  for (size_t d = 0; d < p.stride.size(); ++d)
     s.outputSizes.push_back((x[d + 2] - SymInt(1)) * SymInt(p.stride[d]) - SymInt(2 * p.padding[d]) +
                             SymInt(p.dilation[d]) * (w[d + 2] - SymInt(1)) + SymInt(p.outputPadding[d] + 1));
   checkTransposedOutput(s);
   const bool empty = symEq(x[0], 0, "convolution: empty batch") || symEq(x[1], 0, "convolution: no channels");
-  s.backend = empty ? ConvBackend::Empty : ConvBackend::SlowTranspose2d;
+  s.backend = empty ? ConvBackend::Empty : p.threeD() ? ConvBackend::SlowTranspose3d : ConvBackend::SlowTranspose2d;
   const DType t = s.input.dtype;
+  if (s.backend == ConvBackend::SlowTranspose3d) {
+    // 1.13 refuses bfloat16 here too, with a misleading channel-count message of its own.
+    FATHOM_CHECK(t != DType::BFloat16, "aten.convolution: a bfloat16 transposed 3-d convolution is not supported "
+                                       "(PyTorch 1.13 on CPU refuses it too); convert to float32");
+    FATHOM_CHECK(t != DType::Bool && t != DType::Float16, "\"slow_conv_transpose3d_out_cpu\" not implemented for '",
+                 scalarTypeName(t), "'");
+  }
   FATHOM_CHECK((t != DType::Bool && t != DType::Float16) || s.backend == ConvBackend::Empty,
                "\"slow_conv_transpose2d_out_cpu\" not implemented for '", scalarTypeName(t), "'");
   return s;
+}
+
+// The dtypes each forward backend's dispatch accepts (1.13's messages).
+void checkForwardDtype(const ConvSetup& s) {
+  const DType t = s.input.dtype;
+  switch (s.backend) {
+    case ConvBackend::Empty: return;
+    case ConvBackend::Slow3d:
+      FATHOM_CHECK(t != DType::Bool && t != DType::Float16, "\"compute_columns3d\" not implemented for '",
+                   scalarTypeName(t), "'");
+      return;
+    case ConvBackend::SlowDilated3d:
+      FATHOM_CHECK(t == DType::Float32 || t == DType::Float64 || t == DType::BFloat16 || t == DType::Int64,
+                   "\"slow_conv_dilated<>\" not implemented for '", scalarTypeName(t), "'");
+      return;
+    default:
+      FATHOM_CHECK(t != DType::Bool && t != DType::Float16, "\"slow_conv2d_cpu\" not implemented for '",
+                   scalarTypeName(t), "'");
+  }
 }
 
 }  // namespace
@@ -212,19 +255,17 @@ ConvSetup convSetup(const ConvArgs& a) {
   const auto& w = s.weight.sizes;
   // An input without channels gives a result without channels, whatever the weight (1.13's Empty path).
   s.outputSizes = {x[0], s.backend == ConvBackend::Empty && symEq(x[1], 0, "convolution: no channels") ? SymInt(0) : w[0]};
-  for (int d = 0; d < 2; ++d) {
+  for (size_t d = 0; d < stride.size(); ++d) {
     const SymInt span = SymInt(dilation[d]) * (w[d + 2] - SymInt(1)) + SymInt(1);
     s.outputSizes.push_back(floorDiv(x[d + 2] + SymInt(2 * padding[d]) - span, stride[d]) + SymInt(1));
   }
-  const DType t = input.dtype;
-  FATHOM_CHECK((t != DType::Bool && t != DType::Float16) || s.backend == ConvBackend::Empty,
-               "\"slow_conv2d_cpu\" not implemented for '", scalarTypeName(t), "'");
+  checkForwardDtype(s);
   return s;
 }
 
 TensorMeta convOutputLayout(const ConvSetup& s) {
   SuggestedFormat f = SuggestedFormat::Contiguous;
-  if (s.backend == ConvBackend::SlowTranspose2d) {
+  if (s.backend == ConvBackend::SlowTranspose2d || s.params.threeD()) {
     f = SuggestedFormat::Contiguous;
   } else if (s.backend == ConvBackend::Mkldnn || (s.backend != ConvBackend::Empty && s.params.groups == 1)) {
     f = channelsLastIf(suggestsChannelsLast(s.input) || suggestsChannelsLast(s.weight));
@@ -249,12 +290,12 @@ ConvGradLayouts convGradLayouts(const ConvSetup& s) {
     };
     return {zerosLike(s.input), zerosLike(s.weight)};
   }
+  if (s.backend == ConvBackend::SlowTranspose2d || s.params.threeD())
+    return {result(s.input, SuggestedFormat::Contiguous), result(s.weight, SuggestedFormat::Contiguous)};
   if (s.backend == ConvBackend::Mkldnn) {
     const SuggestedFormat f = channelsLastIf(suggestsChannelsLast(s.input) || suggestsChannelsLast(s.weight));
     return {result(s.input, f), result(s.weight, f)};
   }
-  if (s.backend == ConvBackend::SlowTranspose2d)
-    return {result(s.input, SuggestedFormat::Contiguous), result(s.weight, SuggestedFormat::Contiguous)};
   // Slow backends: slow_conv2d's grad_input follows the input or the weight, its grad_weight the
   // weight alone; the dilated one lays both out by input or weight.
   const SlowOperands g = slowOperands(s);
@@ -264,6 +305,17 @@ ConvGradLayouts convGradLayouts(const ConvSetup& s) {
   if (s.params.groups == 1) return {result(s.input, gi), result(s.weight, gw)};
   return {result(s.input, catFormat(s.input, g.input.sizes, gi)),
           result(s.weight, catFormat(s.weight, g.weight.sizes, gw))};
+}
+
+const char* convBackwardKernelName(const ConvSetup& s) {
+  switch (s.backend) {
+    case ConvBackend::SlowTranspose2d: return "slow_conv_transpose2d_backward_out_cpu";
+    case ConvBackend::SlowTranspose3d: return "slow_conv_transpose3d_backward_out_cpu";
+    case ConvBackend::Slow3d: return "slow_conv3d_cpu_grad_input";
+    case ConvBackend::SlowDilated3d: return "slow_conv_dilated<>";
+    case ConvBackend::Empty: return s.params.transposed ? "slow_conv_transpose2d_backward_out_cpu" : "slow_conv2d_cpu_grad_input";
+    default: return "slow_conv2d_cpu_grad_input";
+  }
 }
 
 }  // namespace fathom

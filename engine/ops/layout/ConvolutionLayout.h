@@ -1,8 +1,8 @@
 // aten.convolution's argument checks and output layouts, as PyTorch 1.13's CPU _convolution and
 // convolution_backward decide them (2-d convolution, and 1-d run as 2-d with a unit height;
-// transposed too).
+// 3-d; transposed too).
 //
-// The memory format of a result depends on the backend PyTorch picks, so this models the pick:
+// The memory format of a 2-d result depends on the backend PyTorch picks, so this models the pick:
 //   Empty       - batch or channels of size 0;
 //   Mkldnn      - float32 when oneDNN wants the shape (use_mkldnn, with one intra-op thread,
 //                 the oracle's setting; bfloat16 would need AVX-512, which the oracle host lacks);
@@ -13,7 +13,11 @@
 // convGradLayouts). Checked against PyTorch on thousands of random shapes and layouts.
 //   SlowTranspose2d - every non-empty transposed convolution (slow_conv_transpose2d, groups
 //                 run one at a time): contiguous results and gradients, whatever the layouts.
-// A transposed convolution's weight is [in channels, out channels / groups, kh, kw]; its output
+// 3-d convolutions (5-d tensors): Mkldnn as for 2-d, else Slow3d, SlowDilated3d, SlowTranspose3d.
+// 1.13 has no channels_last_3d path in any of them, oneDNN's included, so non-empty results and
+// gradients are contiguous whatever the layouts; the backend matters for the dtypes it accepts
+// (see convSetup and convBackwardKernelName) and, for oneDNN, for the backward's output_mask.
+// A transposed convolution's weight is [in channels, out channels / groups, k...]; its output
 // is (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1 per spatial dim.
 #pragma once
 
@@ -22,25 +26,33 @@
 
 namespace fathom {
 
-enum class ConvBackend { Empty, Mkldnn, Slow2d, SlowDilated2d, SlowTranspose2d };
+enum class ConvBackend { Empty, Mkldnn, Slow2d, SlowDilated2d, SlowTranspose2d, Slow3d, SlowDilated3d, SlowTranspose3d };
 
 struct ConvParams {
-  // Two entries each (height, width); a 1-d convolution has stride 1, padding 0, dilation 1
-  // in its unit height.
+  // One entry per spatial dim the backend sees: two (height, width) for 2-d, where a 1-d
+  // convolution has stride 1, padding 0, dilation 1 in its unit height; three for 3-d.
   IntList stride, padding, dilation, outputPadding;
   int64_t groups = 1;
   bool oneD = false;        // the op's tensors are 3-d: [N, C, L]
-  bool transposed = false;  // weight [in, out / groups, kh, kw]
-  bool isDilated() const { return dilation[0] != 1 || dilation[1] != 1; }
-  bool isStrided() const { return stride[0] != 1 || stride[1] != 1; }
+  bool transposed = false;  // weight [in, out / groups, k...]
+  bool threeD() const { return stride.size() == 3; }
+  bool isDilated() const { return anyOtherThan(dilation, 1); }
+  bool isStrided() const { return anyOtherThan(stride, 1); }
+
+ private:
+  static bool anyOtherThan(const IntList& v, int64_t value) {
+    for (int64_t x : v)
+      if (x != value) return true;
+    return false;
+  }
 };
 
-// A convolution's checked arguments, seen as 2-d.
+// A convolution's checked arguments, seen as 2-d (or 3-d).
 struct ConvSetup {
-  TensorMeta input, weight;  // 4-d views, as the backend sees them
+  TensorMeta input, weight;  // 4-d (5-d) views, as the backend sees them
   ConvParams params;
   ConvBackend backend = ConvBackend::Slow2d;
-  SymIntList outputSizes;  // 4-d
+  SymIntList outputSizes;  // 4-d (5-d)
 };
 
 struct ConvArgs {
@@ -63,6 +75,10 @@ struct ConvGradLayouts {
   TensorMeta input, weight;  // same rank as the op's input / weight
 };
 ConvGradLayouts convGradLayouts(const ConvSetup& s);
+
+// The ATen kernel whose dtype dispatch refuses a backward of `s`'s dtype, for the error message
+// (a backward runs in floating point only).
+const char* convBackwardKernelName(const ConvSetup& s);
 
 // 4-d view of a 1-d convolution's tensor (unsqueeze(2)), or the tensor itself.
 TensorMeta convView4d(const TensorMeta& t, bool oneD);

@@ -1,17 +1,17 @@
-// Gradient-check cases for the gated activations and their backward helpers
-// (ActivationDerivatives.cpp): inputs keep away from the kinks at -3 and 3, and the helpers are
-// differentiated in both the gradient and the saved input.
+// Gradient-check cases for the gated activations, PReLU and their backward helpers
+// (ActivationDerivatives.cpp): inputs keep away from the kinks (-3 and 3; PReLU's 0), and the
+// helpers are differentiated in both the gradient and the saved input.
 #include "tests/engine/autograd/GradCheck.h"
 
 namespace fathom::testing {
 
 namespace {
 
-// Values in (-5, 5) at least 0.2 away from -3 and 3.
-GradInput awayFromKinks(const IntList& sizes, uint64_t seed) {
+// Values in (-5, 5) at least 0.2 away from the kinks.
+GradInput awayFromKinks(const IntList& sizes, uint64_t seed, std::initializer_list<double> kinks = {-3.0, 3.0}) {
   GradInput in = real(sizes, -5, 5, seed);
   for (double& v : in.values)
-    for (double kink : {-3.0, 3.0})
+    for (double kink : kinks)
       if (v > kink - 0.2 && v < kink + 0.2) v = kink + (v < kink ? -0.2 : 0.2);
   return in;
 }
@@ -38,6 +38,13 @@ std::vector<GradCase> activationGradCases() {
       helperCase("aten.hardsigmoid_backward.default", "", real({3, 4}), awayFromKinks({3, 4}, 7)),
       helperCase("aten.silu_backward.default", "", real({3, 4}), real({3, 4}, -4, 4, 8)),
       helperCase("aten.silu_backward.default", "broadcast self", real({3, 4}), real({4}, -4, 4, 9)),
+      helperCase("aten.prelu.default", "one weight per channel", awayFromKinks({2, 3, 4}, 10, {0.0}), real({3})),
+      helperCase("aten.prelu.default", "one weight", awayFromKinks({2, 3}, 11, {0.0}), real({1})),
+      helperCase("aten._prelu_kernel.default", "weight broadcast", awayFromKinks({2, 3, 4}, 12, {0.0}), real({1, 3, 1})),
+      {"aten.prelu_backward.default", "both results", {real({2, 3, 4}), awayFromKinks({2, 3, 4}, 13, {0.0}), real({3})},
+       [](const TensorList& x) { return frontend::callOp("aten.prelu_backward.default", {x[0], x[1], x[2]}); }},
+      {"aten.prelu_backward.default", "one weight, its gradient only", {real({2, 3}), awayFromKinks({2, 3}, 14, {0.0}), real({1})},
+       [](const TensorList& x) { return one(frontend::callOp("aten.prelu_backward.default", {x[0], x[1], x[2]})[1]); }},
   };
 }
 

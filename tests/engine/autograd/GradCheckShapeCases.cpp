@@ -53,6 +53,11 @@ std::vector<GradCase> shapeGradCases() {
          auto parts = callOp("aten.split_with_sizes.default", {x[0], IntList{1, 3, 1}, 1});
          return TensorList{parts[0], parts[2]};
        }},
+      {"aten.unbind.int", "dim -1, the middle pieces unused", {real({3, 4})},
+       [](const TensorList& x) {
+         auto parts = callOp("aten.unbind.int", {x[0], -1});
+         return TensorList{parts[0], parts[3]};
+       }},
       {"aten.cat.default", "dim 1, a transposed part", {real({3, 2}), real({2, 3}, -2, 2, 1)},
        [](const TensorList& x) { return one(cat({x[0], t(x[1])}, 1)); }},
       {"aten.stack.default", "", {real({3, 4}), real({3, 4}, -2, 2, 1)},

@@ -101,6 +101,30 @@ TEST(RecordedComparison, AnIndexAtAnEqualMaximumOfItsWindowIsRight) {
   EXPECT_FALSE(outside[1].ok);
 }
 
+// 3-d pooling's indices are judged the same way: x [1, 1, 2, 2, 2] is one 2x2x2 window whose
+// maximum 7 stands at positions 3 and 6; PyTorch taking the other one is right, a 1 is not.
+TEST(RecordedComparison, A3dPoolIndexAtAnEqualMaximumIsRight) {
+  GraphBuilder b;
+  NodeRef x = b.input("x", fakeTensor(DType::Float32, {1, 1, 2, 2, 2}));
+  const Value k = Value(ValueList{Value(SymInt(2)), Value(SymInt(2)), Value(SymInt(2))});
+  NodeRef pool = b.call("aten.max_pool3d_with_indices.default", {x, k, k});
+  b.output({b.getitem(pool, 1)});
+  auto g = b.finish();
+  ASSERT_TRUE(g.ok()) << g.error().str();
+  const std::vector<double> xs = {0, 1, 2, 7, 4, 5, 7, 3};
+  const std::vector<ExampleInput> inputs = {inlineInput("x", DType::Float32, {1, 1, 2, 2, 2}, xs)};
+  auto outputs = Interpreter(*g).run({Value(tensorOf(DType::Float32, {1, 1, 2, 2, 2}, xs))});
+  ASSERT_TRUE(outputs.ok());
+  EXPECT_EQ((*outputs)[0].as<Tensor>().atLinear(0), 3);  // the first maximum
+  for (double index : {6.0, 1.0}) {
+    std::vector<std::optional<ExampleInput>> recorded = {inlineInput("indices", DType::Int64, {1, 1, 1, 1, 1}, {index})};
+    auto v = judgeRecorded(*g, inputs, *outputs, recorded, {});
+    ASSERT_TRUE(v.ok()) << v.error().str();
+    EXPECT_STREQ(outputRuleName((*v)[0].rule), "max-index");
+    EXPECT_EQ((*v)[0].ok, index == 6.0) << (*v)[0].note;
+  }
+}
+
 // PyTorch's relu off by 0.5 at one element: Fathom's result is nearer the float64 run than
 // PyTorch's, so PyTorch's rule passes it (the rule judges Fathom, not PyTorch); the strict
 // comparison does not. Failing the float64 rule is AccuracyRule's test above.

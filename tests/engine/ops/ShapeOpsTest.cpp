@@ -128,5 +128,26 @@ TEST(ShapeOpsTest, MetaFunctionsKeepSymbolicSizes) {
   EXPECT_TRUE(range.sizes[0].isSymbolic());
 }
 
+// unbind's pieces are select() views (offsets step by the dim's stride); other dims may be
+// symbolic, the unbound one must be a constant (the number of results), else a clear error.
+TEST(ShapeOpsTest, UnbindViewsAndSymbolicSizes) {
+  Tensor t = makeTensor(DType::Float32, {2, 3}, {1, 2});  // transposed
+  auto r = testing::runBoth("aten.unbind.int", {t, -1});
+  ASSERT_TRUE(r.kernel.ok() && r.meta.ok());
+  const ValueList& pieces = (*r.kernel)[0].as<ValueList>();
+  ASSERT_EQ(pieces.size(), 3u);
+  EXPECT_EQ(pieces[2].as<Tensor>().storageOffset(), 4);
+  EXPECT_EQ(pieces[2].as<Tensor>().strides(), (IntList{1}));
+  EXPECT_EQ(pieces[2].as<Tensor>().dataAs<float>() - 4, t.dataAs<float>());  // the same storage
+  SymInt s0(testing::hintSymbol("s0", 3));
+  const ValueList sym = meta("aten.unbind.int", {fake({s0, 4}), 1})[0].as<ValueList>();
+  ASSERT_EQ(sym.size(), 4u);
+  EXPECT_EQ(sym[3].as<TensorMeta>().str(), "f32[s0] [4] +3");
+  expectOpError("aten.unbind.int", {makeTensor(DType::Float32, {2, 3}), 2}, "Dimension out of range");
+  auto refused = callMeta(testing::opNamed("aten.unbind.int"), {Value(fake({s0, 4})), Value(int64_t{0})});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("unbinds only a dimension of constant size"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fathom

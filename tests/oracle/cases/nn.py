@@ -335,6 +335,7 @@ def cases(c):
     upsample_backward_cases(c)
     avg_pool1d_cases(c)
     adaptive_avg_pool1d_cases(c)
+    mkldnn_mask_cases(c)
 
 
 # ---- Core ATen's padding (issue 24) -----------------------------------------------------------
@@ -469,3 +470,13 @@ def adaptive_avg_pool1d_cases(c):
     c.op(name, c.t((2, 3, 4, 5)), [2])  # error: 4-d
     c.op(name, c.t((2, 3, 8)), [2, 2])  # error: two sizes
     c.op(name, c.t((2, 3, 8)), [-1])  # error: negative
+
+def mkldnn_mask_cases(c):
+    """1.13's oneDNN backward (float32, here a batch of 2) computes grad_weight with grad_bias:
+    output_mask [F, F, T] returns both; the slow backends (a batch of 1, float64) only the bias's."""
+    for x, mask in ((c.t((2, 4, 5, 5)), (False, False, True)), (c.t((2, 4, 5, 5)), (True, False, True)),
+                    (c.t((1, 4, 5, 5)), (False, False, True)), (c.t((2, 4, 5, 5), dtype=torch.float64), (False, False, True))):
+        w = c.t((6, 4, 3, 3), dtype=x.dtype)
+        out = A.convolution.default(x, w, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1)
+        c.op("aten.convolution_backward.default", c.t(tuple(out.shape), dtype=x.dtype), x, w, [6], [1, 1], [1, 1],
+             [1, 1], False, [0, 0], 1, list(mask))
