@@ -158,9 +158,10 @@ void registerPointwiseDerivatives() {
   registerDerivative("aten.fill.Scalar", [](GradContext& c) {
     if (c.needs(0)) c.set(0, zerosLike(c.grad()));
   });
-  registerDerivative("aten._to_copy.default", [](GradContext& c) {
-    if (c.needs(0)) c.set(0, castLike(c.grad(), c.tensor(0)));
-  });
+  for (const char* cast : {"aten._to_copy.default", "prims.convert_element_type.default"})
+    registerDerivative(cast, [](GradContext& c) {
+      if (c.needs(0)) c.set(0, castLike(c.grad(), c.tensor(0)));
+    });
   registerDerivative("aten.clone.default", [](GradContext& c) { c.set(0, c.grad()); });
   registerDerivative("aten.contiguous.default", [](GradContext& c) { c.set(0, c.grad()); });
   registerDerivative("aten.alias.default", [](GradContext& c) { c.set(0, c.grad()); });

@@ -24,17 +24,20 @@ IntList negated(IntList v) {
 }
 
 void indexDerivatives() {
-  registerDerivative("aten.index.Tensor", [](GradContext& c) {
-    if (!c.needs(0)) return;
-    Tensor zeros = callOp1("aten.new_zeros.default", {c.grad(), c.sizes(0)});
-    c.set(0, callOp1("aten.index_put.default", {zeros, c.arg(1), c.grad(), true}));
-  });
-  registerDerivative("aten.index_put.default", [](GradContext& c) {
-    if (c.needs(0))
-      c.set(0, c.flag(3) ? c.grad()
-                         : callOp1("aten.index_put.default", {c.grad(), c.arg(1), zerosLike(c.tensor(2)), false}));
-    if (c.needs(2)) setBroadcast(c, 2, callOp1("aten.index.Tensor", {c.grad(), c.arg(1)}));
-  });
+  // torch 2.x's _unsafe_index / _unsafe_index_put: the same gradients, in the same spellings.
+  for (const char* unsafe : {"", "_unsafe_"}) {
+    const std::string index = std::string("aten.") + unsafe + "index.Tensor", put = std::string("aten.") + unsafe + "index_put.default";
+    registerDerivative(index, [put](GradContext& c) {
+      if (!c.needs(0)) return;
+      Tensor zeros = callOp1("aten.new_zeros.default", {c.grad(), c.sizes(0)});
+      c.set(0, callOp1(put, {zeros, c.arg(1), c.grad(), true}));
+    });
+    registerDerivative(put, [index, put](GradContext& c) {
+      if (c.needs(0))
+        c.set(0, c.flag(3) ? c.grad() : callOp1(put, {c.grad(), c.arg(1), zerosLike(c.tensor(2)), false}));
+      if (c.needs(2)) setBroadcast(c, 2, callOp1(index, {c.grad(), c.arg(1)}));
+    });
+  }
 }
 
 void functionalizedDerivatives() {

@@ -4,6 +4,20 @@
 #include <cmath>
 
 namespace fathom {
+namespace {
+
+// PyTorch's significant strides: a dimension of size 1 (or any dimension of an empty tensor) is
+// never stepped over, so its stride says nothing about the layout - [40, 1, 40, 40] and
+// [40, 1, 1, 1] are the same [160, 40, 1, 1] tensor. The debug interpreter compares meta the
+// same way (DebugInterpreter.h).
+bool significantStridesMatch(const Tensor& x, const Tensor& y) {
+  const bool empty = y.numel() == 0;
+  for (size_t d = 0; d < y.sizes().size(); ++d)
+    if (!empty && y.sizes()[d] != 1 && x.strides()[d] != y.strides()[d]) return false;
+  return true;
+}
+
+}  // namespace
 
 ValueDiff diffValues(const Value& got, const Value& want, double rtol, double atol) {
   ValueDiff d;
@@ -19,7 +33,7 @@ ValueDiff diffValues(const Value& got, const Value& want, double rtol, double at
     d.ok = false;
     return d;
   }
-  d.stridesMatch = x->strides() == y->strides();
+  d.stridesMatch = significantStridesMatch(*x, *y);
   for (int64_t i = 0; i < y->numel(); ++i) d.scale = std::max(d.scale, std::abs(y->atLinear(i)));
   for (int64_t i = 0; i < x->numel(); ++i) {
     const double a = x->atLinear(i), b = y->atLinear(i);

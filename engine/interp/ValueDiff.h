@@ -15,7 +15,8 @@ struct ValueDiff {
 };
 
 // `ok` is maxAbsDiff <= rtol * scale + atol with equal sizes; strides and dtype are reported,
-// not judged (callers decide whether a layout difference matters).
+// not judged (callers decide whether a layout difference matters). Strides are compared where
+// they are significant: not for size-1 dimensions, nor for empty tensors.
 ValueDiff diffValues(const Value& got, const Value& want, double rtol, double atol);
 
 }  // namespace fathom

@@ -185,6 +185,7 @@ constexpr OpTagRow kRows[] = {
     // FactoryOps.cpp, RangeFactories.cpp
     {"aten.clone.default", Pw | Rec, true},
     {"aten._to_copy.default", Pw | Rec, true},
+    {"prims.convert_element_type.default", Pw | Rec, true},
     {"aten.zeros_like.default", Fac | Rec, true},
     {"aten.ones_like.default", Fac | Rec, true},
     {"aten.full_like.default", Fac | Rec, true},
@@ -304,6 +305,8 @@ constexpr OpTagRow kRows[] = {
     // indexing, the functional forms of mutations, padding and rolling
     {"aten.index.Tensor", tags(Idx), true},
     {"aten.index_put.default", Idx | HasInpl, true},
+    {"aten._unsafe_index.Tensor", tags(Idx), true},
+    {"aten._unsafe_index_put.default", tags(Idx), true},
     {"aten.zero.default", Fac | Rec, true},
     {"aten.fill.Tensor", Pw | Rec | HasInpl, true},
     {"aten.lift_fresh_copy.default", Pw | Rec, true},

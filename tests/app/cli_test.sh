@@ -232,9 +232,9 @@ checks=$((checks + 1)); "$FATHOM" check "$TL" --json >"$T/out" 2>"$T/err"; rc=$?
 [ "$rc" -eq 1 ] || fail "check $TL: exit $rc, expected 1 (PyTorch 1.13's fake strides are wrong there)"
 expect_jq '[.mismatches[] | select(.origin) | .field] == ["strides", "strides"]' "$T/out" "check $TL: the two fake-tensor strides are origins"
 ok run "$TL" && grep -q "all 2 recorded outputs match PyTorch's" "$T/out" || fail "run $TL: Fathom's kernels match PyTorch's real ones"
-# torch 2.11's CPU flash attention (and _safe_softmax, its math path): Fathom's ops reproduce every
-# recorded output and gradient, and check finds PyTorch's own lie - its fake logsumexp is float32
-# for float64 inputs, the real one float64 (the backward's recorded input says so, and is let in).
+# torch 2.x's CPU flash attention (and _safe_softmax, its math path), written by the pinned torch
+# (plugins/pytorch/requirements-torch2.txt; ctest pytorch2_fixtures_current regenerates it): Fathom's
+# ops reproduce every recorded output and gradient, and the trace's meta checks clean.
 TS=tests/data/torch2-sdpa.fathom.json
 for g in forward backward; do
   ok run "$TS" --graph "$g" --json &&
@@ -242,10 +242,16 @@ for g in forward backward; do
       "run $TS --graph $g: torch 2.x's flash attention reproduced"
 done
 ok run "$TS" --backend aot_eager --json && expect_jq '.match' "$T/out" "run $TS --backend aot_eager: the step matches eager autograd"
-checks=$((checks + 1)); "$FATHOM" check "$TS" --all --json >"$T/out" 2>"$T/err"; rc=$?
-[ "$rc" -eq 1 ] || fail "check $TS: exit $rc, expected 1 (torch 2.11's fake logsumexp dtype is wrong for float64)"
+ok check "$TS" --all --json && expect_jq '.mismatches == []' "$T/out" "check $TS: the pinned torch's meta is right"
+# The same graphs as torch 2.11 wrote them (kept, never regenerated): check finds PyTorch 2.11's own
+# lie - its fake logsumexp is float32 for float64 inputs, the real one float64 (the backward's
+# recorded input says so, and is let in). torch 2.14 fixed it; the fixture keeps the finding tested.
+TSL=tests/data/torch2.11-sdpa-lse-lie.fathom.json
+ok run "$TSL" --graph backward --json && expect_jq '.recorded.mismatches == 0' "$T/out" "run $TSL: torch 2.11's outputs reproduced"
+checks=$((checks + 1)); "$FATHOM" check "$TSL" --all --json >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] || fail "check $TSL: exit $rc, expected 1 (torch 2.11's fake logsumexp dtype is wrong for float64)"
 expect_jq '[.mismatches[] | select(.origin) | [.node, .field, .expected, .actual]] | unique == [["_scaled_dot_product_flash_attention_for_cpu_6", "[1] dtype", "float32", "float64"], ["getitem_13", "dtype", "float32", "float64"]]' \
-  "$T/out" "check $TS: the float64 logsumexp's dtype is the only lie"
+  "$T/out" "check $TSL: the float64 logsumexp's dtype is the only lie"
 # torch 2.11's torch.compile(dynamic=True): sizes are graph inputs ({"name", "int"}), and the
 # backward takes its saved SymInts first, which Fathom hands over by name.
 TD=tests/data/torch2-dynamic.fathom.json

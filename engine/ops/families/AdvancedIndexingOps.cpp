@@ -1,4 +1,5 @@
 // Advanced indexing: aten.index.Tensor (x[idx]) and aten.index_put.default (x[idx] = v, on a
+// copy; torch 2.x's _unsafe_index and _unsafe_index_put are the same ops
 // copy; index_put_ is made from it), as ATen 1.13 computes them (layouts: AdvancedIndexLayout.h).
 //
 // Values: result element p reads self at the position p names outside the index block plus, for
@@ -213,6 +214,11 @@ ValueList indexPutKernel(const ValueList& args) {
 void registerAdvancedIndexingOps(OpRegistry& registry) {
   (void)registry.add("aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", indexMeta, indexKernel);
   (void)registry.add("aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
+                     indexPutMeta, indexPutKernel);
+  // torch 2.x's decompositions (upsampling, gathers of computed indices) write the unchecked
+  // spellings: the same results, PyTorch only skips the bounds checks, which Fathom keeps.
+  (void)registry.add("aten::_unsafe_index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", indexMeta, indexKernel);
+  (void)registry.add("aten::_unsafe_index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
                      indexPutMeta, indexPutKernel);
 }
 

@@ -68,6 +68,16 @@ TensorMeta toCopyLayout(const ValueList& margs) {
   return freshLike(self, dtype, likeStrides(self, optionalMemoryFormatArg(margs, 6)));
 }
 
+// prims.convert_element_type(a, dtype): torch 2.x's decompositions (T5's layer norm, mixed
+// precision) cast with the prim; its meta keeps a's strides where a is dense and otherwise gives
+// the elementwise output strides - _to_copy's preserve_format layout.
+TensorMeta convertElementTypeLayout(const ValueList& margs) {
+  const TensorMeta& self = metaArg(margs, 0);
+  const std::optional<DType> dtype = optionalDTypeArg(margs, 1);
+  FATHOM_CHECK(dtype.has_value(), "prims.convert_element_type needs a dtype");
+  return freshLike(self, *dtype, likeStrides(self, std::nullopt));
+}
+
 // empty_like / zeros_like / ones_like(self, *, dtype, layout, device, pin_memory, memory_format)
 TensorMeta likeLayout(const ValueList& margs) {
   const TensorMeta& self = metaArg(margs, 0);
@@ -204,6 +214,7 @@ constexpr FactoryOp kFactoryOps[] = {
     {"aten::_to_copy(Tensor self, *, " FACTORY_OPTIONS ", bool non_blocking=False, MemoryFormat? memory_format=None) "
      "-> Tensor",
      toCopyLayout, Contents::CopyOfSelf},
+    {"prims::convert_element_type(Tensor a, ScalarType dtype) -> Tensor", convertElementTypeLayout, Contents::CopyOfSelf},
     {"aten::empty_like(Tensor self, *, " FACTORY_OPTIONS ", MemoryFormat? memory_format=None) -> Tensor", likeLayout,
      Contents::Uninitialized},
     {"aten::zeros_like(Tensor self, *, " FACTORY_OPTIONS ", MemoryFormat? memory_format=None) -> Tensor", likeLayout,

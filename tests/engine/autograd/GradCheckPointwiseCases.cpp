@@ -104,6 +104,8 @@ std::vector<GradCase> pointwiseGradCases() {
       unary("aten.tril.default", real({3, 4}), {1}),
       transposedUnary("aten.triu.default", real({4, 3}), {-1}),
       unary("aten._to_copy.default", real({3, 4})),
+      {"prims.convert_element_type.default", "float64 to float64", {real({3, 4})},
+       [](const TensorList& x) { return one(op1("prims.convert_element_type.default", {x[0], DType::Float64})); }},
       unary("aten.clone.default", real({3, 4})),
       transposedUnary("aten.contiguous.default", real({4, 3})),
       unary("aten.alias.default", real({3, 4})),

@@ -18,6 +18,11 @@ std::vector<GradCase> scatterGradCases() {
        [](const TensorList& x) { return one(op1("aten.index_put.default", {x[0], std::vector<Tensor>{x[1]}, x[2], true})); }},
       {"aten.index_put.default", "overwrite", {real({4, 3}), idx({3, 0}), real({2, 3}, -1, 1, 2)},
        [](const TensorList& x) { return one(op1("aten.index_put.default", {x[0], std::vector<Tensor>{x[1]}, x[2], false})); }},
+      // torch 2.x's unchecked spellings (upsampling's decomposition): the same ops and gradients.
+      {"aten._unsafe_index.Tensor", "repeated indices", {real({4, 3}), idx({1, 3, 1, 0, 1})},
+       [](const TensorList& x) { return one(op1("aten._unsafe_index.Tensor", {x[0], std::vector<Tensor>{x[1]}})); }},
+      {"aten._unsafe_index_put.default", "accumulate, repeated indices", {real({4, 3}), idx({2, 0, 2}), real({3}, -1, 1, 1)},
+       [](const TensorList& x) { return one(op1("aten._unsafe_index_put.default", {x[0], std::vector<Tensor>{x[1]}, x[2], true})); }},
       {"aten.slice_scatter.default", "dim 1, step 2", {real({3, 5}), real({3, 2}, -1, 1, 1)},
        [](const TensorList& x) { return one(op1("aten.slice_scatter.default", {x[0], x[1], 1, 1, 5, 2})); }},
       {"aten.as_strided_scatter.default", "a strided window", {real({4, 6}), real({2, 3}, -1, 1, 1)},

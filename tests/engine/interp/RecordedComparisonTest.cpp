@@ -9,6 +9,7 @@
 #include "engine/interp/AccuracyRule.h"
 #include "engine/interp/Interpreter.h"
 #include "engine/interp/RecordedComparison.h"
+#include "engine/interp/ValueDiff.h"
 #include "engine/ops/Value.h"
 
 namespace fathom {
@@ -72,6 +73,19 @@ std::vector<OutputVerdict> judge(const std::vector<double>& indices, RecordedOpt
   auto v = judgeRecorded(g, inputs, *outputs, recorded, options);
   EXPECT_TRUE(v.ok()) << v.error().str();
   return v.ok() ? *v : std::vector<OutputVerdict>{};
+}
+
+// A weight gradient of a 1x1 convolution (timm's convnext_atto): PyTorch's real kernel returns
+// [160, 40, 1, 1] with strides [40, 1, 40, 40], Fathom's [40, 1, 1, 1] - the same memory, as the
+// size-1 dimensions are never stepped over. Only significant strides are compared.
+TEST(ValueDiff, StridesOfSizeOneDimensionsAreNotCompared) {
+  const Tensor pytorch = *Tensor::emptyStrided({160, 40, 1, 1}, {40, 1, 40, 40}, DType::Float32);
+  const Tensor ours = *Tensor::emptyStrided({160, 40, 1, 1}, {40, 1, 1, 1}, DType::Float32);
+  EXPECT_TRUE(diffValues(Value(ours), Value(pytorch), 0, 0).stridesMatch);
+  const Tensor transposed = *Tensor::emptyStrided({160, 40, 1, 1}, {1, 160, 1, 1}, DType::Float32);
+  EXPECT_FALSE(diffValues(Value(transposed), Value(pytorch), 0, 0).stridesMatch);
+  const Tensor empty = *Tensor::emptyStrided({0, 4}, {1, 7}, DType::Float32);
+  EXPECT_TRUE(diffValues(Value(*Tensor::emptyStrided({0, 4}, {4, 1}, DType::Float32)), Value(empty), 0, 0).stridesMatch);
 }
 
 TEST(RecordedComparison, EachOutputByItsRule) {

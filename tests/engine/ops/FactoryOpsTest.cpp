@@ -64,6 +64,19 @@ TEST(FactoryOpsTest, TransposedCopiesKeepEveryElement) {
   EXPECT_EQ(valuesOf(h), valuesOf(batch));
 }
 
+// torch 2.x's prims.convert_element_type: _to_copy's values, and a's strides where a is dense
+// (a transposed input stays transposed), as the prim's meta gives them.
+TEST(FactoryOpsTest, PrimsConvertElementTypeKeepsDenseStrides) {
+  Tensor xt = makeTensor(DType::Float32, {4, 3}, {1, 4}, {1.5, -2.25, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  Tensor d = runOp("prims.convert_element_type.default", {xt, DType::Float64});
+  EXPECT_EQ(d.dtype(), DType::Float64);
+  EXPECT_EQ(d.strides(), (IntList{1, 4}));
+  EXPECT_EQ(valuesOf(d), valuesOf(xt));
+  Tensor i = runOp("prims.convert_element_type.default", {xt, DType::Int64});
+  EXPECT_EQ(valuesOf(i)[0], 1);
+  EXPECT_EQ(valuesOf(i)[1], -2);  // truncated toward zero, as a cast does
+}
+
 // _to_copy converts values; *_like take a dtype; full infers its dtype from the fill value.
 TEST(FactoryOpsTest, DtypesAndValues) {
   Tensor x = makeTensor(DType::Float32, {3}, {}, {1.7, -2.5, 0});

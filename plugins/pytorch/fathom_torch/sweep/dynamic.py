@@ -20,17 +20,21 @@ DYN_BATCH, DYN_SEQ = 5, 11
 OTHER_SIZES = ((3, 7), (9, 13))  # (batch, seq) for `check --sizes`
 
 
-def capture(spec, path):
+def capture(spec, path, dynamic_shapes=True):
     """torch.compile(dynamic=True) of the spec's module with fathom_torch.backend, one forward and
-    backward at DYN_BATCH (and DYN_SEQ)."""
+    backward at DYN_BATCH (and DYN_SEQ); with dynamic_shapes=False a static capture at the spec's
+    own sizes."""
     import torch
 
     from ..capture import backend
     from .wrap import flat_module
     torch._dynamo.reset()
     module = flat_module(spec.build())
-    inputs = spec.example(batch=DYN_BATCH, seq=DYN_SEQ if spec.seq_range else None)
-    compiled = torch.compile(module, backend=backend(path), dynamic=True)
+    if dynamic_shapes:
+        inputs = spec.example(batch=DYN_BATCH, seq=DYN_SEQ if spec.seq_range else None)
+    else:
+        inputs = spec.example()
+    compiled = torch.compile(module, backend=backend(path), dynamic=dynamic_shapes)
     outs = [o for o in compiled(*inputs) if o.requires_grad]
     if outs:
         torch.autograd.backward(outs, [torch.ones_like(o) for o in outs])

@@ -11,11 +11,11 @@ BATCH, SEQ = 2, 16
 NO_DROPOUT = dict(hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
 
 
-def _ids(seq_range=(2, POSITIONS)):
+def _ids():
     return InputSpec((BATCH, SEQ), "int64", VOCAB, seq_dim=1)
 
 
-def _model(cls_name, config_name, names, constant_kwargs=None, **config):
+def _model(cls_name, config_name, names, constant_kwargs=None, causal=False, **config):
     """A builder: transformers.<config_name>(**config) -> <cls_name>, called with the sweep's
     positional inputs as the keyword arguments `names` (and `constant_kwargs`)."""
     def build():
@@ -31,7 +31,13 @@ def _model(cls_name, config_name, names, constant_kwargs=None, **config):
                 self.inner = inner
 
             def forward(self, *args):
-                return self.inner(**dict(zip(names, args)), **(constant_kwargs or {}))
+                kwargs = dict(zip(names, args), **(constant_kwargs or {}))
+                if causal:
+                    # An all-ones mask, as a user's batch without padding has: without one,
+                    # transformers looks for packed sequences with a data-dependent branch that
+                    # it skips only under the tracers it knows (not AOT autograd's fake tensors).
+                    kwargs["attention_mask"] = torch.ones_like(args[0])
+                return self.inner(**kwargs)
 
         return Call(model)
     return build
@@ -39,7 +45,7 @@ def _model(cls_name, config_name, names, constant_kwargs=None, **config):
 
 def _lm(name, cls_name, config_name, causal=False, **config):
     kwargs = {"use_cache": False} if causal else None
-    return ModelSpec(name, _model(cls_name, config_name, ("input_ids",), kwargs, **config), (_ids(),),
+    return ModelSpec(name, _model(cls_name, config_name, ("input_ids",), kwargs, causal, **config), (_ids(),),
                      seq_range=(2, POSITIONS))
 
 
