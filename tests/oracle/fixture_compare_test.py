@@ -29,6 +29,17 @@ class FixtureCompareTest(unittest.TestCase):
         self.assertFalse(fixture_current(line(data=(14.5, 39.25)), line(data=(14.5, 30.0))))
         self.assertFalse(fixture_current(line(dtype="float32", data=(1.0, 2.0)), line(dtype="float32", data=(1.0, 2.001))))
 
+    def test_a_cases_own_atol_lets_cancellation_noise_pass(self):
+        # cdist's matmul form: a zero distance is 0.011 on one CPU's GEMM kernel, 0.0 on another's.
+        def cdist(data, tol=None):
+            doc = json.loads(line("float32", (2, 1), (1, 1), data))
+            if tol:
+                doc["tol"] = list(tol)
+            return json.dumps(doc)
+        self.assertFalse(fixture_current(cdist((0.011, 20.0)), cdist((0.0, 20.0))))
+        self.assertTrue(fixture_current(cdist((0.011, 20.0), (1.3e-6, 3e-2)), cdist((0.0, 20.0), (1.3e-6, 3e-2))))
+        self.assertFalse(fixture_current(cdist((0.5, 20.0), (1.3e-6, 3e-2)), cdist((0.0, 20.0), (1.3e-6, 3e-2))))
+
     def test_integers_are_exact(self):
         self.assertFalse(fixture_current(line(dtype="int64", data=(1, 2)), line(dtype="int64", data=(1, 3))))
 
