@@ -59,13 +59,14 @@ void registerPointwiseDerivatives() {
   registerDerivative("aten.mul.Scalar", [](GradContext& c) {
     if (c.needs(0)) c.set(0, mul(c.grad(), c.number(1)));
   });
-  registerDerivative("aten.div.Tensor", [](GradContext& c) {
-    if (c.needs(0)) setBroadcast(c, 0, isNumber(c, 1) ? div(c.grad(), c.number(1)) : div(c.grad(), c.tensor(1)));
-    if (c.needs(1)) {
-      const Tensor& b = c.tensor(1);
-      setBroadcast(c, 1, div(timesOperand(c, neg(c.grad()), 0), mul(b, b)));
-    }
-  });
+  for (const char* division : {"aten.div.Tensor", "aten.true_divide.Tensor"})
+    registerDerivative(division, [](GradContext& c) {
+      if (c.needs(0)) setBroadcast(c, 0, isNumber(c, 1) ? div(c.grad(), c.number(1)) : div(c.grad(), c.tensor(1)));
+      if (c.needs(1)) {
+        const Tensor& b = c.tensor(1);
+        setBroadcast(c, 1, div(timesOperand(c, neg(c.grad()), 0), mul(b, b)));
+      }
+    });
   registerDerivative("aten.div.Scalar", [](GradContext& c) {
     if (c.needs(0)) c.set(0, div(c.grad(), c.number(1)));
   });

@@ -43,6 +43,7 @@ constexpr OpTagRow kRows[] = {
     {"aten.mul.Tensor", Pw | Rec | HasInpl, true},
     {"aten.mul.Scalar", Pw | Rec | HasInpl, true},
     {"aten.div.Tensor", Pw | Rec | HasInpl, true},
+    {"aten.true_divide.Tensor", Pw | Rec, true},
     {"aten.div.Scalar", Pw | Rec | HasInpl, true},
     {"aten.neg.default", Pw | Rec | HasInpl, true},
     {"aten.relu.default", Pw | Rec | HasInpl, true},

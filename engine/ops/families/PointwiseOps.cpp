@@ -108,6 +108,8 @@ void registerArithmetic(OpRegistry& r) {
   addElementwise(r, "aten::mul.Scalar(Tensor self, Scalar other) -> Tensor", ab, common, makeMul());
   addElementwise(r, "aten::div.Tensor(Tensor self, Tensor other) -> Tensor", ab, toFloat, makeDiv());
   addElementwise(r, "aten::div.Scalar(Tensor self, Scalar other) -> Tensor", ab, toFloat, makeDiv());
+  // torch 2.x graphs keep the alias where the model wrote it (ALBERT's attention scores).
+  addElementwise(r, "aten::true_divide.Tensor(Tensor self, Tensor other) -> Tensor", ab, toFloat, makeDiv());
 }
 
 void registerActivations(OpRegistry& r) {

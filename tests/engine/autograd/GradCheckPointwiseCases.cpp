@@ -64,6 +64,8 @@ std::vector<GradCase> pointwiseGradCases() {
       {"aten.div.Tensor", "broadcast self", {real({4}), real({3, 4}, 1, 2, 1)},
        [](const TensorList& x) { return one(div(x[0], x[1])); }},
       unary("aten.div.Scalar", real({3, 4}), {-2.5}),
+      {"aten.true_divide.Tensor", "broadcast other (torch 2.x's alias of div)", {real({3, 4}), real({4}, 1, 2, 1)},
+       [](const TensorList& x) { return one(op1("aten.true_divide.Tensor", {x[0], x[1]})); }},
       {"aten.div.Tensor_mode", "no rounding, broadcast other", {real({3, 4}), real({4}, 1, 2, 1)},
        [](const TensorList& x) { return one(op1("aten.div.Tensor_mode", {x[0], x[1]}, {{"rounding_mode", None{}}})); }},
       {"aten.div.Tensor_mode", "floor: zero gradients", {real({3, 4}), real({3, 4}, 1, 2, 1)},
