@@ -75,9 +75,11 @@ def _specs(args, usage_error):
         except ImportError as e:
             raise usage_error(f"suite {name} needs {NEEDS[name]} ({e}); ./fathom setup-torch2 installs it")
         try:
-            out.append((name, models(name, args.models.split(",") if args.models else None, args.quick)))
+            specs = models(name, args.models.split(",") if args.models else None, args.quick)
         except KeyError as e:
             raise usage_error(e.args[0])
+        if specs:
+            out.append((name, specs))
     return out
 
 
