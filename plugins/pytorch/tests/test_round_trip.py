@@ -34,6 +34,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumputil  # noqa: E402,F401  (path setup; skips the module without torch)
+from dumputil import TORCH2, known_torch2_failure  # noqa: E402
 
 import torch  # noqa: E402
 
@@ -139,10 +140,18 @@ class RoundTripTest(unittest.TestCase):
                 bw_in = [n["name"] for n in doc["graphs"]["backward"]["nodes"] if n["kind"] == "placeholder"]
                 fw_out = [v and v.get("node") for v in doc["graphs"]["forward"]["nodes"][-1]["args"][0]]
                 saved = [s["name"] for s in p["saved"]]
-                self.assertEqual((p["partitioner"], p["mutated_inputs"], p["forward_outputs"]), ("default", [], 1))
+                self.assertEqual((p["partitioner"], p["forward_outputs"]), ("default", 1))
+                mutated = p["mutated_inputs"]
+                if TORCH2:  # 2.x's AOT returns batch norm's new running stats; 1.13 mutates them in place
+                    self.assertTrue(set(mutated) <= set(fw_in), mutated)
+                    self.assertEqual(bool(mutated), name != "bert")
+                else:
+                    self.assertEqual(mutated, [])
                 self.assertGreater(len(saved), 20)
                 self.assertEqual(bw_in, saved + ["tangents_1"])
-                self.assertEqual(fw_out, [fw_out[0]] + saved)
+                # The forward returns the new values of mutated inputs, the model's output, then the saved values.
+                self.assertEqual(len(fw_out), len(mutated) + 1 + len(saved))
+                self.assertEqual(fw_out[len(fw_out) - len(saved):], saved)
                 self.assertEqual(p["saved_bytes"], sum(s["bytes"] for s in p["saved"]))
                 grads = doc["outputs"]["backward"]
                 self.assertEqual(p["grad_inputs"], [x if g is not None else "" for x, g in zip(fw_in, grads)])
@@ -154,9 +163,11 @@ class RoundTripTest(unittest.TestCase):
                 self.assertTrue(report["match"], report)
                 self.assertEqual((report["saved"], report["saved_bytes"]), (len(saved), p["saved_bytes"]))
                 kinds = [c["kind"] for c in report["compared"]]
-                self.assertEqual(kinds, ["output"] + ["grad"] * len(fw_in))
-                self.assertEqual([c.get("input", "") for c in report["compared"][1:]], p["grad_inputs"])
+                # ... and the step compares the new values of mutated inputs last (torch 2.x).
+                self.assertEqual(kinds, ["output"] + ["grad"] * len(fw_in) + ["updated input"] * len(mutated))
+                self.assertEqual([c.get("input", "") for c in report["compared"][1:1 + len(fw_in)]], p["grad_inputs"])
 
+    @known_torch2_failure("check finds a meta mismatch in the torch 2.x export (issue 33 note)")
     def test_training_step_with_constants_and_as_strided(self):
         # get_attr constants follow the tangents in the joint's inputs (they are forward inputs, with
         # no gradient), and the joint replay differentiates as_strided (Swin and ConvNeXt have both).
@@ -246,6 +257,10 @@ class SymbolicAndOpaqueTest(unittest.TestCase):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 path = fathom_torch.capture_make_fx(_meta_lies, args, os.path.join(d, "lies.fathom.json"), "fake")
+            if TORCH2:  # torch 2.x fixed both fake-tensor strides: check is clean where 1.13 lied
+                self.assertEqual(fathom_json("check", path)["mismatches"], [])
+                self.assert_all_ok(fathom_json("run", path))
+                return
             report = fathom_json("check", path, expect=1)
             origins = {m["node"]: m for m in report["mismatches"] if m["origin"]}
             # 1.13 records no meta on multi-output ops: the layer norm's output is its getitem's.
@@ -281,6 +296,10 @@ class SymbolicAndOpaqueTest(unittest.TestCase):
             path = fathom_torch.capture_make_fx(_sliced, (x,), os.path.join(d, "slice.fathom.json"), "symbolic")
             placeholder = dumputil.nodes(dumputil.load(path))["x_1"]["meta"]["val"]
             self.assertIsInstance(placeholder["offset"], str)  # a symbol
+            if TORCH2:  # torch 2.x's symbolic transpose keeps the offset: nothing to find
+                self.assertEqual(fathom_json("check", path)["mismatches"], [])
+                self.assert_all_ok(fathom_json("run", path))
+                return
             report = fathom_json("check", path, expect=1)
             origins = [(m["node"], m["field"], m["expected"], m["actual"]) for m in report["mismatches"] if m["origin"]]
             self.assertEqual(origins, [("transpose", "storage_offset", "0", "48")])

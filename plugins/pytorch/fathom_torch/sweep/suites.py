@@ -14,7 +14,7 @@ SUITES = {
 QUICK = {
     "vision": ["resnet18"],
     "segmentation": [],  # lraspp's backward differs (see the issue 33 note); back here once it passes
-    "video": ["r3d_18"],
+    "video": ["mc3_18"],
     "hf": ["bert", "llama"],
     "timm": ["vit_tiny_patch16_224"],
 }
