@@ -69,7 +69,7 @@ def models():
         _lm("gpt_neo", "GPTNeoForCausalLM", "GPTNeoConfig", True, vocab_size=VOCAB, hidden_size=HIDDEN,
             num_layers=LAYERS, num_heads=HEADS, attention_types=[[["global", "local"], 1]], window_size=8,
             max_position_embeddings=POSITIONS, intermediate_size=FFN, embed_dropout=0.0, attention_dropout=0.0,
-            resid_dropout=0.0),
+            resid_dropout=0.0, bos_token_id=0, eos_token_id=0),
         _lm("opt", "OPTForCausalLM", "OPTConfig", True, vocab_size=VOCAB, hidden_size=HIDDEN, num_hidden_layers=LAYERS,
             num_attention_heads=HEADS, ffn_dim=FFN, max_position_embeddings=POSITIONS, word_embed_proj_dim=HIDDEN,
             dropout=0.0, attention_dropout=0.0),
