@@ -157,10 +157,7 @@ Result<AcceptsReport> provesAccepts(const ShapeEnv& env, const std::vector<Accep
   out.ranges = ranges;
   Box box;
   for (const auto& r : ranges) box[r.symbol] = {r.lo, r.hi};
-  Solver solver(options.timeoutMs);
-  const size_t clause = someCheckFails(env, box, solver);
-  const SolveResult proof = solver.check({clause});
-  out.queries.push_back({"accepts", boxText(box), proof.status, proof.ms});
+  const SolveResult proof = ask(env, box, options, boxText(box), out.queries);
   out.status = proof.status;
   out.reason = proof.reason;
   out.accepted = proof.status == SolveStatus::Unsat;
