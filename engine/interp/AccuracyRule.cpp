@@ -72,4 +72,21 @@ Result<ValueList> widenedToFloat64(const ValueList& values) {
   return out;
 }
 
+namespace {
+
+void widenDtype(Value& v) {
+  if (auto* t = std::get_if<DType>(&v.v); t && isFloating(*t)) *t = DType::Float64;
+}
+
+}  // namespace
+
+Graph withFloat64DtypeArgs(Graph graph) {
+  for (Node& n : graph.mutableNodes()) {
+    if (n.kind != NodeKind::Call) continue;
+    for (Value& a : n.args) widenDtype(a);
+    for (auto& [name, v] : n.kwargs) widenDtype(v);
+  }
+  return graph;
+}
+
 }  // namespace fathom

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "engine/core/Result.h"
+#include "engine/graph/Graph.h"
 #include "engine/ops/Value.h"
 
 namespace fathom {
@@ -35,5 +36,13 @@ AccuracyJudgement judgeAccuracy(const Tensor& got, const Tensor& reference, cons
 // rest unchanged.
 Result<ValueList> widenedToFloat64(const ValueList& values);
 double rmse(const Tensor& a, const Tensor& b);
+
+// The graph of the float64 reference run: `graph` with every float dtype argument (a factory's
+// dtype=torch.float32, convert_element_type's target, _to_copy's dtype) made float64. A captured
+// graph bakes its dtypes in: AOT's backward makes `new_zeros(..., dtype=torch.float32)` where the
+// model said `grad.new_zeros(...)`, and that zeros tensor, indexed-put with a float64 source,
+// fails the run. PyTorch widens its own graphs the same way for its minifier's reference
+// (torch._dynamo.debug_utils.cast_dtype_args_to_fp64).
+Graph withFloat64DtypeArgs(Graph graph);
 
 }  // namespace fathom

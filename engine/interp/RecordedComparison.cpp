@@ -134,9 +134,10 @@ bool layoutMatches(const ValueDiff& d) { return d.dtypeMatch && d.sizesMatch && 
 // allclose / fp64 for the float outputs, with one float64 run of the whole graph.
 void judgeFloats(const Graph& graph, const std::vector<ExampleInput>& inputs, std::vector<OutputVerdict>& verdicts,
                  const std::vector<Pending>& floats, double tol) {
+  const Graph wide = withFloat64DtypeArgs(graph);
   Result<ValueList> reference = materializeInputs(inputs);
   if (reference.ok()) reference = widenedToFloat64(*reference);
-  if (reference.ok()) reference = Interpreter(graph).run(std::move(*reference));
+  if (reference.ok()) reference = Interpreter(wide).run(std::move(*reference));
   for (const auto& p : floats) {
     OutputVerdict& v = verdicts[p.verdict];
     const Tensor* fp64 = reference.ok() && v.index < reference->size() ? (*reference)[v.index].tryAs<Tensor>() : nullptr;
