@@ -17,6 +17,7 @@
 #include "engine/core/Result.h"
 #include "engine/graph/ExampleInput.h"
 #include "engine/graph/Graph.h"
+#include "engine/ops/AtenVersion.h"
 
 namespace fathom {
 namespace sym {
@@ -72,6 +73,10 @@ struct DumpReadOptions {
   // theirs inside their folder. (`--trust-paths` on the command line.)
   bool trustPaths = false;
 };
+
+// The PyTorch version the producer names ("torch": "2.14.1+cu130"); nullopt when it names none.
+// Reading a dump sets the ops' AtenVersion to it (1.13's when none), so its layouts are its own.
+std::optional<AtenVersion> producerTorchVersion(const Dump& dump);
 
 Result<Dump> loadDump(const std::string& path, const DumpReadOptions& options = {});
 // `label` names the text in errors (usually the file path); side files are found next to it.

@@ -142,6 +142,8 @@ Dump readDocument(const json& doc, const GraphReader& readGraphAt, const SideFil
     for (auto kv = it->begin(); kv != it->end(); ++kv)
       dump.producer.emplace_back(kv.key(), requireString(kv.value(), child(producerPtr, kv.key())));
   }
+  // The ops follow the PyTorch that wrote the dump (AtenVersion.h), before any graph is read.
+  setAtenVersion(producerTorchVersion(dump).value_or(AtenVersion{}));
   // The symbols come first: the graphs' symbolic sizes are read against them.
   if (auto it = doc.find("shape_env"); it != doc.end()) dump.shapeEnv = readShapeEnv(*it, "/shape_env");
   ShapeEnvScope scope(dump.shapeEnv.get());
@@ -178,6 +180,12 @@ Dump readDocument(const json& doc, const GraphReader& readGraphAt, const SideFil
 }
 
 }  // namespace
+
+std::optional<AtenVersion> producerTorchVersion(const Dump& dump) {
+  for (const auto& [key, value] : dump.producer)
+    if (key == "torch") return parseTorchVersion(value);
+  return std::nullopt;
+}
 
 const Graph* Dump::graph(std::string_view name) const {
   for (const auto& g : graphs)

@@ -72,7 +72,7 @@ BackwardLayout backwardLayout(const ValueList& margs) {
   b.mask = outputMaskArg(margs.at(10));
   // 1.13's oneDNN backward computes the weight and bias gradients together: asking for the bias
   // alone returns grad_weight too.
-  if (b.setup.backend == ConvBackend::Mkldnn && b.mask[2]) b.mask[1] = true;
+  if (isMkldnn(b.setup.backend) && b.mask[2]) b.mask[1] = true;
   const TensorMeta& gradOut = metaArg(margs, 0);
   FATHOM_CHECK(gradOut.dim() == a.input->dim(), "Expected input and grad_output to have the same number of dimensions, but got: ",
                a.input->dim(), " and ", gradOut.dim());

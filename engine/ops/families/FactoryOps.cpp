@@ -9,6 +9,7 @@
 // it, and copy(self, src) of a src already like self, which returns src) and start at storage offset 0. Uninitialized results (empty*) hold zeros here: our storage
 // is zero-filled.
 #include "engine/core/Error.h"
+#include "engine/ops/AtenVersion.h"
 #include "engine/ops/layout/Broadcast.h"
 #include "engine/ops/cpu/Copy.h"
 #include "engine/ops/layout/MemoryLayout.h"
@@ -155,7 +156,7 @@ TensorMeta scalarTensorLayout(const ValueList& margs) {
   return freshTensor({}, {}, optionalDTypeArg(margs, 1).value_or(DType::Float32));
 }
 
-// copy(self, src, non_blocking), 1.13's composite: r = src.to(self.dtype) (src itself when the
+// copy(self, src, non_blocking), 1.13's composite (2.x's is below, AtenVersion.h): r = src.to(self.dtype) (src itself when the
 // dtypes agree, else a preserve_format copy); r itself when it has self's sizes (so the result
 // may be src, sharing its storage), else a preserve_format copy of r expanded to self's sizes.
 struct CopyPlan {
@@ -163,11 +164,26 @@ struct CopyPlan {
   TensorMeta result;
 };
 
+// 2.x's clone_preserve_strides(self), which copy() then fills from src: self's sizes, strides and
+// offset, unless self overlaps itself (a stride 0 over a size above 1: a preserve_format clone)
+// or has no storage (no elements: empty_strided, offset 0).
+TensorMeta clonePreservingStrides(const TensorMeta& self) {
+  for (size_t d = 0; d < self.sizes.size(); ++d)
+    if (!isNonOverlappingAndDense(self) && symEq(self.strides[d], 0, "copy: stride 0") &&
+        symLt(1, self.sizes[d], "copy: size above 1"))
+      return freshLike(self, self.dtype, likeStrides(self, std::nullopt));
+  TensorMeta out = self;
+  if (symEq(self.numel(), 0, "copy: no elements")) out.storageOffset = 0;
+  out.requiresGrad = false;
+  return out;
+}
+
 CopyPlan copyPlan(const TensorMeta& self, const TensorMeta& src) {
   FATHOM_CHECK(static_cast<int64_t>(self.sizes.size()) >= src.dim(), "expand(torch.", scalarTypeName(src.dtype),
                "Tensor{", sizesStr(src.sizes), "}, size=", sizesStr(self.sizes), "): the number of sizes provided (",
                self.sizes.size(), ") must be greater or equal to the number of dimensions in the tensor (", src.dim(), ")");
-  Geometry expanded = expandGeometry(src, self.sizes);
+  Geometry expanded = expandGeometry(src, self.sizes);  // and its error when src does not broadcast
+  if (atenVersion().atLeast(2, 0)) return {false, clonePreservingStrides(self)};
   bool sameSizes = self.sizes.size() == src.sizes.size();
   for (size_t d = 0; sameSizes && d < self.sizes.size(); ++d) sameSizes = symEq(self.sizes[d], src.sizes[d], "copy: same sizes");
   if (!sameSizes) {  // expand_copy: a preserve_format clone of the expanded src

@@ -2,6 +2,7 @@
 #include "engine/ops/layout/ConvolutionLayout.h"
 
 #include "engine/core/Error.h"
+#include "engine/ops/AtenVersion.h"
 #include "engine/ops/layout/MemoryLayout.h"
 #include "engine/ops/layout/NnLayout.h"
 #include "engine/ops/OpArgs.h"
@@ -121,23 +122,28 @@ void checkDtypes(const ConvArgs& a) {
 // reads the last two kernel sizes and the first four input sizes whatever the rank; a 3-d
 // convolution oneDNN takes gives the same layouts as a slow one, but its backward's output_mask
 // differs (see ConvolutionOps.cpp).
-ConvBackend pickBackend(const ConvSetup& s) {
+bool usesMkldnn(const ConvSetup& s) {
   const auto& x = s.input.sizes;
   const auto& w = s.weight.sizes;
-  if (symEq(x[0], 0, "convolution: empty batch") || symEq(x[1], 0, "convolution: no channels"))
-    return ConvBackend::Empty;
   const ConvParams& p = s.params;
   const SymInt& kw = w[w.size() - 1];
   const SymInt& kh = w[w.size() - 2];
-  if (s.input.dtype == DType::Float32) {
-    const bool big = p.isStrided() || p.isDilated() || symGe(x[0], 16, "mkldnn: batch >= 16") ||
-                     !symEq(kw, 1, "mkldnn: kernel width 1") || !symEq(kh, 1, "mkldnn: kernel height 1");
-    const bool worth = p.groups > 1 ||
-                       (symLt(3, kw, "mkldnn: kernel width > 3") && symLt(3, kh, "mkldnn: kernel height > 3")) ||
-                       symLt(1, x[0], "mkldnn: batch > 1") ||
-                       symLt(20480, x[0] * x[1] * x[2] * x[3], "mkldnn: input > 20480 elements");
-    if (big && worth) return ConvBackend::Mkldnn;
-  }
+  if (s.input.dtype != DType::Float32) return false;
+  const bool big = p.isStrided() || p.isDilated() || symGe(x[0], 16, "mkldnn: batch >= 16") ||
+                   !symEq(kw, 1, "mkldnn: kernel width 1") || !symEq(kh, 1, "mkldnn: kernel height 1");
+  const bool worth = p.groups > 1 ||
+                     (symLt(3, kw, "mkldnn: kernel width > 3") && symLt(3, kh, "mkldnn: kernel height > 3")) ||
+                     symLt(1, x[0], "mkldnn: batch > 1") ||
+                     symLt(20480, x[0] * x[1] * x[2] * x[3], "mkldnn: input > 20480 elements");
+  return big && worth;
+}
+
+ConvBackend pickBackend(const ConvSetup& s) {
+  const auto& x = s.input.sizes;
+  if (symEq(x[0], 0, "convolution: empty batch") || symEq(x[1], 0, "convolution: no channels"))
+    return ConvBackend::Empty;
+  const ConvParams& p = s.params;
+  if (usesMkldnn(s)) return ConvBackend::Mkldnn;
   if (p.threeD()) return p.isDilated() ? ConvBackend::SlowDilated3d : ConvBackend::Slow3d;
   return p.isDilated() ? ConvBackend::SlowDilated2d : ConvBackend::Slow2d;
 }
@@ -179,6 +185,13 @@ ConvSetup transposedSetup(ConvSetup s) {
   checkTransposedOutput(s);
   const bool empty = symEq(x[0], 0, "convolution: empty batch") || symEq(x[1], 0, "convolution: no channels");
   s.backend = empty ? ConvBackend::Empty : p.threeD() ? ConvBackend::SlowTranspose3d : ConvBackend::SlowTranspose2d;
+  // 2.x runs a transposed convolution on oneDNN where it runs a plain one there, unless an
+  // output_padding reaches its stride (is_output_padding_big); 1.13 had only the slow kernels.
+  // (The two differ here only in the backward's output mask: see ConvolutionOps.cpp.)
+  bool bigOutputPadding = false;
+  for (size_t d = 0; d < p.stride.size(); ++d) bigOutputPadding = bigOutputPadding || p.outputPadding[d] >= p.stride[d];
+  if (s.backend == ConvBackend::SlowTranspose2d && atenVersion().atLeast(2, 0) && !bigOutputPadding && usesMkldnn(s))
+    s.backend = ConvBackend::MkldnnTranspose;
   const DType t = s.input.dtype;
   if (s.backend == ConvBackend::SlowTranspose3d) {
     // 1.13 refuses bfloat16 here too, with a misleading channel-count message of its own.
@@ -263,9 +276,20 @@ ConvSetup convSetup(const ConvArgs& a) {
   return s;
 }
 
+// 2.x's transposed 2-d kernels, oneDNN's and the slow one alike, lay out their results in
+// channels_last when the input or the weight suggests it; 1.13's slow one never did.
+namespace {
+bool transposedFollowsChannelsLast(const ConvSetup& s) {
+  return s.backend == ConvBackend::MkldnnTranspose ||
+         (s.backend == ConvBackend::SlowTranspose2d && atenVersion().atLeast(2, 0));
+}
+}  // namespace
+
 TensorMeta convOutputLayout(const ConvSetup& s) {
   SuggestedFormat f = SuggestedFormat::Contiguous;
-  if (s.backend == ConvBackend::SlowTranspose2d || s.params.threeD()) {
+  if (transposedFollowsChannelsLast(s)) {
+    f = channelsLastIf(suggestsChannelsLast(s.input) || suggestsChannelsLast(s.weight));
+  } else if (s.backend == ConvBackend::SlowTranspose2d || s.params.threeD()) {
     f = SuggestedFormat::Contiguous;
   } else if (s.backend == ConvBackend::Mkldnn || (s.backend != ConvBackend::Empty && s.params.groups == 1)) {
     f = channelsLastIf(suggestsChannelsLast(s.input) || suggestsChannelsLast(s.weight));
@@ -290,9 +314,9 @@ ConvGradLayouts convGradLayouts(const ConvSetup& s) {
     };
     return {zerosLike(s.input), zerosLike(s.weight)};
   }
-  if (s.backend == ConvBackend::SlowTranspose2d || s.params.threeD())
+  if (!transposedFollowsChannelsLast(s) && (s.backend == ConvBackend::SlowTranspose2d || s.params.threeD()))
     return {result(s.input, SuggestedFormat::Contiguous), result(s.weight, SuggestedFormat::Contiguous)};
-  if (s.backend == ConvBackend::Mkldnn) {
+  if (isMkldnn(s.backend) || transposedFollowsChannelsLast(s)) {
     const SuggestedFormat f = channelsLastIf(suggestsChannelsLast(s.input) || suggestsChannelsLast(s.weight));
     return {result(s.input, f), result(s.weight, f)};
   }

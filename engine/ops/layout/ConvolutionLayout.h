@@ -26,7 +26,9 @@
 
 namespace fathom {
 
-enum class ConvBackend { Empty, Mkldnn, Slow2d, SlowDilated2d, SlowTranspose2d, Slow3d, SlowDilated3d, SlowTranspose3d };
+// MkldnnTranspose only under 2.x's rules (AtenVersion.h).
+enum class ConvBackend { Empty, Mkldnn, MkldnnTranspose, Slow2d, SlowDilated2d, SlowTranspose2d, Slow3d, SlowDilated3d, SlowTranspose3d };
+inline bool isMkldnn(ConvBackend b) { return b == ConvBackend::Mkldnn || b == ConvBackend::MkldnnTranspose; }
 
 struct ConvParams {
   // One entry per spatial dim the backend sees: two (height, width) for 2-d, where a 1-d

@@ -17,14 +17,6 @@ except ImportError as e:  # every test module imports this first: skip them all,
 TORCH2 = not torch.__version__.startswith("1.")
 
 
-def known_torch2_failure(reason):
-    """A test that fails under torch 2.x for a reason not yet fixed: expected to fail there (and
-    reported as an unexpected success, which fails the run, once it passes), run as ever under 1.13."""
-    def mark(test):
-        return unittest.expectedFailure(test) if TORCH2 else test
-    return mark
-
-
 _NUMPY = {"float32": np.float32, "float64": np.float64, "float16": np.float16, "bfloat16": np.int16,
           "int64": np.int64, "int32": np.int32, "int16": np.int16, "int8": np.int8, "uint8": np.uint8,
           "bool": np.bool_}

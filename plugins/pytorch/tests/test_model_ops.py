@@ -15,7 +15,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumputil  # noqa: E402,F401  (path setup; skips the module without torch)
-from dumputil import known_torch2_failure  # noqa: E402
+from dumputil import TORCH2  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
@@ -74,18 +74,23 @@ class ModelOpsRoundTripTest(unittest.TestCase):
         convs = [n for n in every if n.get("op") == "aten.convolution.default"]
         self.assertTrue(any(n["args"][6] for n in convs), "a transposed convolution")
 
-    @known_torch2_failure("the torch 2.x backward differs in value (issue 33 note)")
     def test_forward_and_backward_reproduce_pytorch(self):
         for graph in ("forward", "backward"):
             with self.subTest(graph=graph):
                 report = fathom_json("run", self.path, "--graph", graph)
                 self.assertEqual(report["recorded"]["mismatches"], 0, report["recorded"])
 
-    @known_torch2_failure("check finds a meta mismatch in the torch 2.x export (issue 33 note)")
     def test_training_step_checks_clean(self):
-        report = fathom_json("check", self.path)
+        report = fathom_json("check", self.path, expect=1 if TORCH2 else 0)
         self.assertEqual([g["graph"] for g in report["graphs"]], ["forward", "backward", "joint"])
-        self.assertEqual(report["mismatches"], [])
+        origins = sorted({(m["node"], m["field"]) for m in report["mismatches"] if m.get("origin")})
+        if TORCH2:
+            # PyTorch 2.x's own fake tensor lies here: its hardswish_backward decomposition (a
+            # where() led by `self < -3`) answers contiguous, its eager kernel follows the
+            # channels_last gradient, as Fathom does. Fathom reports it; nothing else differs.
+            self.assertEqual(origins, [("hardswish_backward", "strides")], report["mismatches"])
+        else:
+            self.assertEqual(report["mismatches"], [])
 
 
 if __name__ == "__main__":
