@@ -3,7 +3,8 @@
 # cmake and ctest first on PATH behave as on a fresh Debian 12 machine (dpkg knows no package and
 # says "no packages found matching", exit 1), a partly installed one (half-installed and removed
 # packages too), one where apt fails (package missing from the archive, no network), one where the
-# build fails, and as a non-root user with and without sudo. Each case runs a copy of ./fathom in
+# build fails, and as a non-root user with and without sudo; `test` without the torch 2.x
+# environment (one line saying those tests skip) and `setup-torch2` where python3 is missing. Each case runs a copy of ./fathom in
 # its own folder and asserts what it asked apt to install, what it configured and built, and the
 # exact message and exit code of each failure.
 #   usage: stubbed_test.sh SOURCE_ROOT
@@ -290,6 +291,29 @@ check "still installs what is missing" same_set "${BUILD_PACKAGES[@]}" "${TEST_P
 check "says what it would configure" stderr_has "fathom: dry run: would configure: cmake -S . -B build -G Ninja"
 check "says what it would build" stderr_has "fathom: dry run: would build: cmake --build build"
 check "runs neither cmake nor ctest" not_called "cmake"
+
+new_case test-without-torch2
+installed "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+mkdir -p "$D/root/plugins/pytorch"
+cp "$SRC/plugins/pytorch/torch2_env.py" "$SRC/plugins/pytorch/requirements-torch2.txt" "$D/root/plugins/pytorch/"
+ln -sf /usr/bin/python3 "$D/bin/python3"
+run test
+expect_rc 0
+check "one line says the torch 2.x tests will skip, and how to get them" bash -c \
+  "[ \"\$(grep -c torch2 '$D/err')\" = 1 ] && grep -q 'fathom: the torch 2.x environment is absent ($D/.cache/fathom/torch2; ./fathom setup-torch2 makes it): the torch2-labelled tests will skip' '$D/err'"
+check "still runs ctest" called "ctest --test-dir build --output-on-failure -j $(nproc)"
+
+new_case setup-torch2-fresh
+# No python3 on PATH: Debian's, with python3-venv for ensurepip, is installed first. The real
+# setup script (3 GB from PyPI) is replaced by one that says how it was called.
+mkdir -p "$D/root/plugins/pytorch" "$D/caller"
+printf 'import os, sys\nprint("setup ran in", os.getcwd(), "with", *sys.argv[1:])\n' >"$D/root/plugins/pytorch/setup_torch2.py"
+(cd "$D/caller" && env -i HOME="$D" TMPDIR="$D" S="$S" PATH="$D/bin" "$D/root/fathom" setup-torch2 --dry-run) >"$D/out" 2>"$D/err"
+rc=$?
+expect_rc 0
+check "installs python3 and python3-venv, nothing else" same_set python3 python3-venv
+check "runs the setup script from the caller's folder with the arguments" grep -qx "setup ran in $D/caller with --dry-run" "$D/out"
+check "builds nothing" not_called "cmake"
 
 echo "entry script: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
