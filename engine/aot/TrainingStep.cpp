@@ -148,6 +148,7 @@ Result<TrainingStep> runEagerStep(frontend::Model& model, const ValueList& input
 
 #include "engine/aot/GraphExtract.h"
 #include "engine/aot/GraphReplay.h"
+#include "engine/interp/AccuracyRule.h"
 
 namespace fathom::aot {
 
@@ -234,7 +235,41 @@ StepDiff diffOf(const Value& got, const Value& want, double rtol, double atol) {
   return d;
 }
 
+const ValueList& valuesOf(const TrainingStep& step, const std::string& what) {
+  return what == "output" ? step.outputs : what == "grad" ? step.grads : step.updatedInputs;
+}
+
+const Tensor* floatTensorAt(const ValueList& values, size_t i) {
+  const auto* t = i < values.size() ? values[i].tryAs<Tensor>() : nullptr;
+  return t && t->defined() && isFloating(t->dtype()) ? t : nullptr;
+}
+
 }  // namespace
+
+void judgeByFloat64(std::vector<StepDiff>& diffs, const TrainingStep& got, const TrainingStep& want, const TrainingStep& fp64) {
+  for (StepDiff& d : diffs) {
+    if (d.ok || !d.sizesMatch) continue;
+    const Tensor* a = floatTensorAt(valuesOf(got, d.what), d.index);
+    const Tensor* b = floatTensorAt(valuesOf(want, d.what), d.index);
+    const Tensor* truth = floatTensorAt(valuesOf(fp64, d.what), d.index);
+    if (!a || !b || !truth || truth->sizes() != b->sizes() || a->sizes() != b->sizes()) continue;
+    const AccuracyJudgement j = judgeAccuracy(*a, *b, *truth, kSameTolerance);
+    d.byFloat64 = true;
+    d.ok = j.ok;
+    d.error = j.error;
+    d.referenceError = j.referenceError;
+    d.allowed = j.allowed;
+  }
+}
+
+Result<TrainingStep> replayedStepInFloat64(const Graph& joint, const Graph& forward, const PartitionInfo& info,
+                                           const ValueList& primals, const ValueList& tangents) {
+  auto widePrimals = widenedToFloat64(primals);
+  FATHOM_TRY(widePrimals);
+  auto wideTangents = widenedToFloat64(tangents);
+  FATHOM_TRY(wideTangents);
+  return runReplayedStep(withFloat64DtypeArgs(joint), withFloat64DtypeArgs(forward), info, *widePrimals, *wideTangents);
+}
 
 std::vector<StepDiff> compareSteps(const TrainingStep& got, const TrainingStep& want, const PartitionInfo& info,
                                    double rtol, double atol) {

@@ -67,10 +67,25 @@ struct StepDiff {
   double maxAbsDiff = 0, scale = 0;
   bool sizesMatch = true;
   bool ok = true;
+  // Set by judgeByFloat64: decided by PyTorch's accuracy rule, with its two errors.
+  bool byFloat64 = false;
+  double error = 0, referenceError = 0, allowed = 0;
 };
 
 // Compares two steps value by value; `rtol` is relative to each value's largest element.
 std::vector<StepDiff> compareSteps(const TrainingStep& got, const TrainingStep& want, const PartitionInfo& info,
                                    double rtol = 1e-4, double atol = 1e-5);
+
+// The float values compareSteps found apart, judged again by PyTorch's accuracy rule
+// (interp/AccuracyRule.h) against `fp64`, the same step run in float64 (replayedStepInFloat64):
+// `got` passes when its error against float64 is within a multiple of `want`'s own. Summing in
+// another order (the jit's fused reductions, over a batch norm's N*H*W values) passes; a wrong
+// value does not. Without a float64 step (null) the strict verdicts stand.
+void judgeByFloat64(std::vector<StepDiff>& diffs, const TrainingStep& got, const TrainingStep& want, const TrainingStep& fp64);
+
+// runReplayedStep in float64: the graphs' float dtype arguments widened, the float primals and
+// tangents converted (fresh copies: the caller's values are not written).
+Result<TrainingStep> replayedStepInFloat64(const Graph& joint, const Graph& forward, const PartitionInfo& info,
+                                           const ValueList& primals, const ValueList& tangents);
 
 }  // namespace fathom::aot

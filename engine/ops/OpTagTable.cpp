@@ -321,7 +321,7 @@ constexpr OpTagRow kRows[] = {
     {"aten.diagonal_backward.default", tags(Idx), true},
     {"aten.repeat.default", tags(Shape), true},
     {"aten.scalar_tensor.default", Fac | Rec, true},
-    {"aten.copy.default", View | Rec | MayAlias, true},  // src itself when it already has self's sizes and dtype
+    {"aten.copy.default", View | Rec | MayAlias, true},  // 1.13: src itself if it has self's sizes and dtype; 2.x never
     {"aten.scatter.src", tags(Idx), true},
     {"aten.scatter.value", tags(Idx), true},
     {"aten.scatter_add.default", tags(Idx), true},
