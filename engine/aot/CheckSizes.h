@@ -6,7 +6,7 @@
 //
 //   auto inputs = inputsAtSizes(dump, *dump.graph("forward"), recorded, "s0=4,s1=600", "sizes");
 //   // error: "these sizes do not satisfy the dump's guards: s1 <= 512 fails with s1 = 600
-//   //         (from %view_3 = aten.view.default at samples/models/Bert.cpp:88)"
+//   //         (from %slice_1 = aten.slice.Tensor at samples/models/BertModel.cpp:209)"
 #pragma once
 
 #include <cstdint>

@@ -43,8 +43,8 @@ using PostHook = std::function<std::optional<TensorList>(const TensorList& gradI
 // The creation site of a node: the forward op call, for anomaly reports and for the provenance
 // of the backward's graph nodes.
 struct CreationSite {
-  std::string op;      // "aten.mul.Tensor"
-  std::string source;  // "samples/models/Mlp.cpp:31"
+  std::string op;      // "aten.addmm.default"
+  std::string source;  // "samples/models/MlpModel.cpp:35"
   std::string module;  // "layers.0"
   std::source_location loc;
 };

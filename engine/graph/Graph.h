@@ -28,7 +28,7 @@ enum class NodeKind { Placeholder, Call, Output };
 std::string_view nodeKindName(NodeKind k);
 
 struct Provenance {
-  std::string source;   // "samples/mlp.cpp:42" - the user code that called the op
+  std::string source;   // "samples/Mlp.cpp:14" - the user code that called the op
   std::string module;   // "encoder.layer.3.attention"
   bool empty() const { return source.empty() && module.empty(); }
 };

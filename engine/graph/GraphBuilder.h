@@ -22,7 +22,7 @@
 
 namespace fathom {
 
-// "engine/x.cpp:42": the file relative to the checkout (dumps stay identical across machines).
+// "samples/Mlp.cpp:14": the file relative to the checkout (dumps stay identical across machines).
 std::string sourceLocationText(const std::source_location& loc);
 
 // A fake tensor with contiguous strides.

@@ -29,7 +29,7 @@ struct GuardContext {
   std::string stage = "trace";  // trace, aot-forward, aot-backward, partition, compile, infer-meta
   std::string node;             // "add_3"
   std::string op;               // "aten.add.Tensor"
-  std::string source;           // "samples/models/Bert.cpp:88" - the model code
+  std::string source;           // "samples/models/BertModel.cpp:84" - the model code
   std::string module;           // "encoder.layer.3.attention"
   std::vector<std::string> argNames;  // names of the op's tensor arguments, for reasons
 };

@@ -13,6 +13,11 @@
   4. Every file a README table names (`Name.cpp`, `dir/File.h/.cpp`, `folder/`) exists.
   5. Every folder of more than ten files has a README.md saying what lives there.
   6. No two headers share a name (an include line, a search or a stack trace names one file).
+  7. Every repository path a `//` comment names (`engine/dump/DumpReader.cpp`, `viz/gui/`)
+     exists, so a comment never sends a reader to a file that moved; placeholders (`NAME`, `*`,
+     `<...>`) and build outputs (`build/app/fathom`) are not paths.
+  8. A README table cell is at most 300 characters: a table says what lives where; longer
+     detail (measurements, reasons) goes in a paragraph below it.
 
 Usage: check.py ROOT. Prints one line per problem (FILE:LINE: what) and exits 1 if any.
 """
@@ -59,6 +64,11 @@ MAX_FUNCTION = 80
 LONG = re.compile(r"//\s*Long:")
 FUNCTION_START = re.compile(r"^( {0,2})[A-Za-z_].*\)\s*(const)?\s*(override)?\s*(noexcept)?\s*\{\s*$")
 NOT_FUNCTION = re.compile(r"^\s*(if|for|while|switch|else|do|return|namespace|class|struct|enum|union|case)\b|=\s*\[|\bstatic_assert\b")
+# A path a comment names: a top-level folder not inside a longer path (build/app/fathom is no path).
+COMMENT_PATH = re.compile(r"(?<![\w./-])(?:engine|minifier|app|viz|plugins|samples|tests|cmake|\.ci)/\S*")
+PLACEHOLDER = re.compile(r"[*<{$]|NAME|\.\.\.")
+TRAILING = ").,;:'\"`"
+MAX_CELL = 300
 
 
 def sources(root):
@@ -126,6 +136,19 @@ def check_sizes(rel, lines, problems):
         n = end + 1 if end < len(lines) else n + 1
 
 
+def check_comment_paths(root, rel, lines, problems):
+    for n, line in enumerate(lines, 1):
+        comment = line.find("//")
+        if comment < 0:
+            continue
+        for token in COMMENT_PATH.findall(line[comment:]):
+            path = re.sub(r"(:\d+)+$", "", token.rstrip(TRAILING)).rstrip(TRAILING)  # "Bert.cpp:88)" -> Bert.cpp
+            if PLACEHOLDER.search(path) or "/build" in path or not re.search(r"\.\w+$|/$", path):
+                continue
+            if not os.path.exists(os.path.join(root, path.split("/.")[0])):  # A.h/.cpp: A.h
+                problems.append(f"{rel}:{n}: comment names {path}, which does not exist")
+
+
 def readme_names(cell):
     """The file names a README table cell mentions in backticks: `A.h/.cpp` -> A.h, A.cpp."""
     for token in re.findall(r"`([^`]+)`", cell):
@@ -156,6 +179,9 @@ def check_readmes(root, problems):
             for n, line in enumerate(open(readme, encoding="utf-8"), 1):
                 if not line.startswith("|") or line.startswith("|---") or line.startswith("| ---"):
                     continue
+                for cell in line.split("|")[1:]:
+                    if len(cell.strip()) > MAX_CELL:
+                        problems.append(f"{os.path.relpath(readme, root)}:{n}: table cell of {len(cell.strip())} characters (at most {MAX_CELL})")
                 first_cell = line.split("|")[1]
                 for name in readme_names(first_cell):
                     candidates = [os.path.join(dirpath, name), os.path.join(root, name)]
@@ -193,6 +219,7 @@ def main():
             lines.pop()
         check_includes(rel, lines, problems)
         check_sizes(rel, lines, problems)
+        check_comment_paths(root, rel, lines, problems)
     check_readmes(root, problems)
     check_folder_readmes(root, problems)
     check_header_names(root, problems)

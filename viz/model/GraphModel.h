@@ -52,7 +52,7 @@ struct NodeInfo {
   int32_t savedIndex = -1;   // into GraphModel::saved() when the role involves a saved value
   std::string module;        // "encoder.layer.3.attention"; inferred for parameters, see below
   bool moduleInferred = false;  // placeholder "layers.0.weight" placed in module "layers.0"
-  std::string source;        // "samples/models/Bert.cpp:88"
+  std::string source;        // "samples/models/BertModel.cpp:84"
   std::vector<int32_t> guards;  // indices into dump.shapeEnv->guards() naming this node
 };
 
