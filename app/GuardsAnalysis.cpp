@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "app/CliCommon.h"
+#include "engine/core/TraceEvents.h"
 #include "engine/core/TraceLog.h"
 #include "engine/dump/GuardReportJson.h"
 #include "engine/dump/GuardedDump.h"
@@ -70,7 +71,7 @@ bool logQueries(const std::string& path, const std::vector<sym::GuardQuery>& que
     return false;
   }
   for (const auto& q : queries)
-    log->emit("guard_check", 0, "guards", {{"check", q.check}, {"subject", q.subject}, {"status", std::string(sym::solveStatusName(q.status))}, {"ms", q.ms}});
+    log->emit(0, "guards", GuardCheckEvent{q.check, q.subject, std::string(sym::solveStatusName(q.status)), q.ms});
   return true;
 }
 

@@ -14,11 +14,13 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "app/CliCommon.h"
 #include "app/CompiledAutogradTrace.h"
 #include "engine/aot/AotCompile.h"
+#include "engine/core/TraceEvents.h"
 #include "engine/dump/GuardJson.h"
 #include "engine/frontend/ShapeTracing.h"
 #include "engine/graph/GraphGuards.h"
@@ -105,7 +107,7 @@ struct Traced {
 };
 
 Result<Traced> traceOnce(const TraceOptions& o, const models::ModelOptions& mo, TraceLog* log, int64_t compileId,
-                         std::vector<LogField> compileFields = {}) {
+                         CompileContext context = {}) {
   auto model = models::buildModel(o.model, mo);
   FATHOM_TRY(model);
   ShapeTraceOptions so;
@@ -113,7 +115,7 @@ Result<Traced> traceOnce(const TraceOptions& o, const models::ModelOptions& mo, 
   so.shapes.duckSizing = !o.noDuckSizing;
   so.log = log;
   so.compileId = compileId;
-  so.compileFields = std::move(compileFields);
+  so.compileContext = std::move(context);
   auto t = traceWithShapes(**model, so);
   FATHOM_TRY(t);
   Traced out{std::move(*t), {}};
@@ -145,32 +147,34 @@ struct CallSession {
   int64_t compiles = 0, hits = 0;
 };
 
+// The dump a log names for a compile: none when nothing is written.
+std::optional<std::string> loggedDump(const std::string& path) {
+  return path.empty() ? std::nullopt : std::optional<std::string>(loggedPath(path));
+}
+
+std::optional<std::string> entryDump(const CallSession& s, size_t entry) { return loggedDump(s.entryDumps[entry]); }
+
 void serveHit(const TraceOptions& o, CallSession& s, TraceLog& log, size_t call, const CallSpec& c, size_t entry) {
   ++s.hits;
   const CacheEntry& e = s.cache.entries()[entry];
-  std::vector<LogField> fields = {{"call", c.text}, {"entry", static_cast<int64_t>(entry)}};
-  if (!s.entryDumps[entry].empty()) fields.push_back({"dump", loggedPath(s.entryDumps[entry])});
-  log.emit("cache_hit", e.compileId, "compile", fields);
+  log.emit(e.compileId, "compile", CacheHitEvent{c.text, static_cast<int64_t>(entry), entryDump(s, entry)});
   s.calls.push_back({{"call", call + 1}, {"sizes", c.text}, {"result", "hit"}, {"entry", entry}, {"compile_id", e.compileId}});
   if (!o.json) std::cout << "call " << call + 1 << "  " << c.text << "  hit   entry #" << entry << " (compiled for " << e.label << ")\n";
 }
 
-// The recompile event: every failing guard of every entry, each as guardFailureJson plus the
-// compile id and dump of the entry it failed, so a viewer opens the graph its node is in.
+// The recompile event: every failing guard of every entry, each with the compile id and dump of
+// the entry it failed, so a viewer opens the graph its node is in.
 void logRecompile(CallSession& s, TraceLog& log, int64_t compileId, const CallSpec& c, const CacheLookup& look) {
-  std::vector<std::string> reasons;
-  Json failures = Json::array();
+  RecompileEvent event{c.text, static_cast<int64_t>(s.cache.entries().size()), {}, {}};
   for (const auto& [entry, fs] : look.failures)
     for (const auto& f : fs) {
-      reasons.push_back("entry #" + std::to_string(entry) + ": " + oneLine(failureText(f)));
-      Json j = guardFailureJson(entry, f);
-      j["compile_id"] = s.cache.entries()[entry].compileId;
-      if (!s.entryDumps[entry].empty()) j["dump"] = loggedPath(s.entryDumps[entry]);
-      failures.push_back(std::move(j));
+      event.failingGuards.push_back("entry #" + std::to_string(entry) + ": " + oneLine(failureText(f)));
+      RecompileFailure failure = recompileFailureOf(entry, f);
+      failure.compileId = s.cache.entries()[entry].compileId;
+      failure.dump = entryDump(s, entry);
+      event.failures.push_back(std::move(failure));
     }
-  log.emit("recompile", compileId, "compile",
-           {{"call", c.text}, {"entries", static_cast<int64_t>(s.cache.entries().size())}, {"failing_guards", reasons},
-            {"failures", LogJson{failures.dump()}}});
+  log.emit(compileId, "compile", event);
 }
 
 Status compileMiss(const TraceOptions& o, CallSession& s, TraceLog& log, size_t call, const CallSpec& c,
@@ -179,9 +183,8 @@ Status compileMiss(const TraceOptions& o, CallSession& s, TraceLog& log, size_t 
   const size_t entry = s.cache.entries().size();
   const std::string dumpPath = o.out.empty() ? std::string() : entryDumpPath(o.out, entry);
   if (entry > 0) logRecompile(s, log, compileId, c, look);
-  std::vector<LogField> fields = {{"call", c.text}, {"entry", static_cast<int64_t>(entry)}};
-  if (!dumpPath.empty()) fields.push_back({"dump", loggedPath(dumpPath)});
-  auto traced = traceOnce(o, callOptions, &log, compileId, fields);
+  const CompileContext context{c.text, static_cast<int64_t>(entry), loggedDump(dumpPath)};
+  auto traced = traceOnce(o, callOptions, &log, compileId, context);
   FATHOM_TRY(traced);
   Dump& dump = traced->trace.dump;
   auto guards = guardSetOf(dump.graphs.front().graph, *traced->trace.env);
@@ -292,7 +295,7 @@ int runAotTrace(const TraceOptions& o, const models::ModelOptions& mo, TraceLog&
   ao.shapes.dynamic = o.dynamic;
   ao.shapes.shapes.duckSizing = !o.noDuckSizing;
   ao.shapes.log = &log;
-  if (!o.out.empty()) ao.shapes.compileFields = {{"dump", loggedPath(o.out)}};
+  ao.shapes.compileContext.dump = loggedDump(o.out);
   ao.partitioner = *partitioner;
   ao.backward = o.lazyBackward ? aot::BackwardTiming::Lazy : aot::BackwardTiming::Eager;
   auto compiled = aot::aotCompile(**model, ao);
@@ -368,9 +371,9 @@ int runTrace(const TraceOptions& o) {
   if (o.aot) return runAotTrace(o, mo, log);
   if (o.compiledAutograd) return runCompiledAutogradTrace({o.model, mo, o.out, o.force, o.json, o.steps});
 
-  std::vector<LogField> compileFields;
-  if (!o.out.empty()) compileFields.push_back({"dump", loggedPath(o.out)});
-  auto traced = traceOnce(o, mo, &log, 0, compileFields);
+  CompileContext context;
+  context.dump = loggedDump(o.out);
+  auto traced = traceOnce(o, mo, &log, 0, context);
   if (!traced.ok()) return reportError(traced.error());
   Dump& dump = traced->trace.dump;
   addProducer(dump, o);

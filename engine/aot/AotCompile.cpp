@@ -83,16 +83,11 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
   const bool lazy = options.backward == BackwardTiming::Lazy;
   TraceLog* log = options.shapes.log;
   const int64_t id = options.shapes.compileId;
-  auto withCompileFields = [&options](std::vector<LogField> fields) {
-    const auto& extra = options.shapes.compileFields;
-    fields.insert(fields.end(), extra.begin(), extra.end());
-    return fields;
-  };
+  const CompileContext& context = options.shapes.compileContext;
   if (log) {
     connectTraceLog(env, *log, id);
-    log->emit("compile_start", id, "aot", withCompileFields({{"dynamic", options.shapes.dynamic},
-                                                             {"partitioner", std::string(partitionerName(options.partitioner))},
-                                                             {"backward", std::string(lazy ? "lazy" : "eager")}}));
+    log->emit(id, "aot", CompileStartEvent{options.shapes.dynamic, std::string(partitionerName(options.partitioner)),
+                                           std::string(lazy ? "lazy" : "eager"), context});
   }
   struct Unlisten {
     sym::ShapeEnv& env;
@@ -101,7 +96,7 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
   if (lazy)
     jo.afterForward = [&] {
       out.installedGuards = env.guards().size();
-      if (log) log->emit("guards_installed", id, "aot-forward", {{"guards", static_cast<int64_t>(out.installedGuards)}});
+      if (log) log->emit(id, "aot-forward", GuardsInstalledEvent{static_cast<int64_t>(out.installedGuards)});
     };
   auto start = std::chrono::steady_clock::now();
   auto joint = traceJoint(model, jo);
@@ -112,11 +107,11 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
   FATHOM_TRY(parts);
   out.partitionMs = msSince(start);
   if (log) {
-    log->emit("graph_captured", id, "aot", withCompileFields({{"graph", "joint"}, {"nodes", static_cast<int64_t>(joint->graph.size())}}));
-    log->emit("partition", id, "partition",
-              {{"partitioner", parts->info.partitioner}, {"saved", static_cast<int64_t>(parts->info.saved.size())},
-               {"saved_bytes", parts->info.savedBytes()}, {"forward_nodes", static_cast<int64_t>(parts->forward.size())},
-               {"backward_nodes", static_cast<int64_t>(parts->backward.size())}, {"ms", out.partitionMs}});
+    log->emit(id, "aot", GraphCapturedEvent{"joint", static_cast<int64_t>(joint->graph.size()), {}, {}, context});
+    log->emit(id, "partition",
+              PartitionEvent{parts->info.partitioner, static_cast<int64_t>(parts->info.saved.size()), parts->info.savedBytes(),
+                             static_cast<int64_t>(parts->forward.size()), static_cast<int64_t>(parts->backward.size()),
+                             out.partitionMs});
   }
   start = std::chrono::steady_clock::now();
   FATHOM_TRY(propagate(parts->forward, &env, "aot-forward"));
@@ -126,14 +121,12 @@ Result<AotCompiled> aotCompile(frontend::Model& model, const AotOptions& options
   for (size_t i = out.installedGuards; i < env.guards().size(); ++i) {
     const auto& g = env.guards()[i];
     out.lateGuards.push_back({i, g.expr.str(), g.where, g.reason});
-    if (log) log->emit("late_guard", id, g.where.stage, {{"expr", g.expr.str()}, {"node", g.where.node}, {"op", g.where.op},
-                                                          {"source", g.where.source}, {"module", g.where.module},
-                                                          {"reason", g.reason}});
+    if (log) log->emit(id, g.where.stage, LateGuardEvent{{g.expr.str(), traceSiteOf(g.where), g.reason}});
   }
   if (log) {
-    log->emit("backward_compiled", id, "aot-backward", {{"when", std::string(lazy ? "first backward" : "forward")},
-                                                         {"guards", static_cast<int64_t>(env.guards().size())}});
-    log->emit("compile_end", id, "aot", withCompileFields({{"ms", out.traceMs + out.partitionMs + out.compileMs}}));
+    log->emit(id, "aot-backward",
+              BackwardCompiledEvent{lazy ? "first backward" : "forward", static_cast<int64_t>(env.guards().size())});
+    log->emit(id, "aot", CompileEndEvent{out.traceMs + out.partitionMs + out.compileMs, context});
   }
   Dump& d = out.dump;
   d.producer = {{"tool", "fathom"}, {"version", FATHOM_VERSION}};

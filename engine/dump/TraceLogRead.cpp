@@ -38,12 +38,6 @@ TraceValue convert(const ojson& j) {
 
 }  // namespace
 
-const TraceValue* TraceValue::find(std::string_view key) const {
-  for (const auto& [k, v] : fields)
-    if (k == key) return &v;
-  return nullptr;
-}
-
 Result<TraceValue> readTraceLogLine(std::string_view line) {
   if (auto depth = checkJsonDepth(line, kMaxDepth); !depth.ok()) return depth.error();
   auto j = ojson::parse(line, nullptr, /*allow_exceptions=*/false);

@@ -5,13 +5,25 @@
 #include "engine/core/Error.h"
 
 namespace fathom {
-namespace {
 
-std::vector<LogField> contextFields(const sym::GuardContext& c) {
-  return {{"node", c.node}, {"op", c.op}, {"source", c.source}, {"module", c.module}};
+TraceSite traceSiteOf(const sym::GuardContext& where) { return {where.node, where.op, where.source, where.module}; }
+
+RecompileFailure recompileFailureOf(size_t entry, const sym::GuardFailure& f) {
+  RecompileFailure r;
+  r.entry = static_cast<int64_t>(entry);
+  r.kind = f.kind;
+  r.expr = f.expr;
+  r.actual = f.actual;
+  r.input = f.input;
+  r.stage = f.where.stage;
+  r.node = f.where.node;
+  r.op = f.where.op;
+  r.args = f.where.argNames;
+  r.source = f.where.source;
+  r.module = f.where.module;
+  r.reason = f.reason;
+  return r;
 }
-
-}  // namespace
 
 void connectTraceLog(sym::ShapeEnv& env, TraceLog& log, int64_t compileId) {
   env.setListener([&env, &log, compileId](sym::ShapeEnv::Event e, size_t i) {
@@ -19,20 +31,14 @@ void connectTraceLog(sym::ShapeEnv& env, TraceLog& log, int64_t compileId) {
     const std::string stage = env.context().stage;
     if (e == E::SymbolCreated) {
       const auto& s = env.symbols()[i];
-      log.emit("symbol_created", compileId, stage, {{"symbol", s.name}, {"hint", s.hint}, {"source", s.sources.front()}, {"range", s.range.str()}});
+      log.emit(compileId, stage, SymbolCreatedEvent{s.name, s.hint, s.sources.front(), s.range.str()});
     } else if (e == E::GuardAdded) {
       const auto& g = env.guards()[i];
-      auto fields = contextFields(g.where);
-      fields.insert(fields.begin(), LogField{"expr", g.expr.str()});
-      fields.push_back({"reason", g.reason});
-      log.emit("guard_added", compileId, g.where.stage, fields);
+      log.emit(compileId, g.where.stage, GuardAddedEvent{{g.expr.str(), traceSiteOf(g.where), g.reason}});
     } else if (e == E::Specialized) {
       const auto& s = env.specializations()[i];
-      auto fields = contextFields(s.where);
-      fields.insert(fields.begin(), {{"symbol", s.symbol}, {"value", s.value.str()}, {"kind", s.kind}});
-      if (!s.source.empty()) fields.push_back({"input", s.source});
-      fields.push_back({"reason", s.reason});
-      log.emit("specialization", compileId, stage, fields);
+      const auto input = s.source.empty() ? std::nullopt : std::optional<std::string>(s.source);
+      log.emit(compileId, stage, SpecializationEvent{s.symbol, s.value.str(), s.kind, traceSiteOf(s.where), input, s.reason});
     }
   });
 }
@@ -47,11 +53,8 @@ Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptio
   hooks.beforeNode = [&env](const frontend::NodeContext& c) {
     env.setContext({c.stage == "backward" ? "aot-backward" : "trace", c.node, c.op, c.source, c.module, c.argNames});
   };
-  auto withCompileFields = [&options](std::vector<LogField> fields) {
-    fields.insert(fields.end(), options.compileFields.begin(), options.compileFields.end());
-    return fields;
-  };
-  if (options.log) options.log->emit("compile_start", options.compileId, "trace", withCompileFields({{"dynamic", options.dynamic}}));
+  const CompileContext& context = options.compileContext;
+  if (options.log) options.log->emit(options.compileId, "trace", CompileStartEvent{options.dynamic, {}, {}, context});
   const auto start = std::chrono::steady_clock::now();
   auto dump = frontend::trace(model, hooks);
   out.traceMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -61,11 +64,11 @@ Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptio
   if (options.dynamic) out.dump.shapeEnv = out.env;
   if (options.log) {
     const Graph& g = out.dump.graphs.front().graph;
-    options.log->emit("graph_captured", options.compileId, "trace",
-                      withCompileFields({{"graph", out.dump.graphs.front().name}, {"nodes", static_cast<int64_t>(g.size())},
-                                         {"symbols", static_cast<int64_t>(env.symbols().size())},
-                                         {"guards", static_cast<int64_t>(env.guards().size())}}));
-    options.log->emit("compile_end", options.compileId, "trace", withCompileFields({{"ms", out.traceMs}}));
+    options.log->emit(options.compileId, "trace",
+                      GraphCapturedEvent{out.dump.graphs.front().name, static_cast<int64_t>(g.size()),
+                                         static_cast<int64_t>(env.symbols().size()), static_cast<int64_t>(env.guards().size()),
+                                         context});
+    options.log->emit(options.compileId, "trace", CompileEndEvent{out.traceMs, context});
   }
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "engine/core/TraceEvents.h"
 #include "engine/core/TraceLog.h"
 #include "engine/dump/Dump.h"
 #include "engine/frontend/Model.h"
@@ -19,8 +20,8 @@ struct ShapeTraceOptions {
   TraceLog* log = nullptr;       // events go here when set
   int64_t compileId = 0;
   // Added to the compile's compile_start, graph_captured and compile_end events: what the
-  // caller knows of it, e.g. the call's sizes ("call") and the dump it is written to ("dump").
-  std::vector<LogField> compileFields;
+  // caller knows of it, e.g. the call's sizes and the dump it is written to.
+  CompileContext compileContext;
 };
 
 // The defaults with symbolic input sizes.
@@ -41,5 +42,10 @@ Result<ShapeTrace> traceWithShapes(frontend::Model& model, const ShapeTraceOptio
 // Forwards the env's births (symbol_created, guard_added, specialization events) to `log`,
 // until the env's listener is replaced.
 void connectTraceLog(sym::ShapeEnv& env, TraceLog& log, int64_t compileId);
+
+// How the env's facts appear in trace-log events: where a guard was asked; a check a call failed
+// (trace --calls), which `entry` of the guarded cache refused it with.
+TraceSite traceSiteOf(const sym::GuardContext& where);
+RecompileFailure recompileFailureOf(size_t entry, const sym::GuardFailure& f);
 
 }  // namespace fathom

@@ -1,5 +1,6 @@
 #include "engine/jit/CompileEvents.h"
 
+#include "engine/core/TraceEvents.h"
 #include "engine/core/TraceLog.h"
 #include "engine/jit/InputLayoutCheck.h"
 #include "engine/tensor/TensorMeta.h"
@@ -20,23 +21,25 @@ void emitCompileEvents(const CompiledGraph& cg, const JitOptions& options) {
   if (!log) return;
   const JitStats& stats = cg.stats();
   const double perCompiled = stats.compiled ? stats.compileMs / static_cast<double>(stats.compiled) : 0.0;
+  const auto dump = options.dumpPath.empty() ? std::nullopt : std::optional<std::string>(options.dumpPath);
   size_t generated = 0;
   for (const CompiledKernel& k : cg.kernels()) {
-    std::vector<std::string> nodes;
-    for (NodeRef n : k.planned->nodes) nodes.push_back(cg.graph().node(n).name);
-    std::vector<LogField> fields = {{"graph", options.graphName}, {"kernel", k.planned->name},
-                                    {"kind", std::string(kernelKindName(k.planned->kind))}, {"nodes", nodes},
-                                    {"code", std::string(k.fn ? "llvm" : "eager")}};
-    if (!options.dumpPath.empty()) fields.push_back({"dump", options.dumpPath});
+    KernelCompiledEvent event;
+    event.graph = options.graphName;
+    event.kernel = k.planned->name;
+    event.kind = std::string(kernelKindName(k.planned->kind));
+    for (NodeRef n : k.planned->nodes) event.nodes.push_back(cg.graph().node(n).name);
+    event.code = k.fn ? "llvm" : "eager";
+    event.dump = dump;
     if (k.fn) {
       const KernelSource source = generated < stats.sources.size() ? stats.sources[generated] : KernelSource::Compiled;
       ++generated;
-      fields.push_back({"source", std::string(kernelSourceName(source))});
-      fields.push_back({"compile_ms", source == KernelSource::Compiled ? perCompiled : 0.0});
+      event.source = std::string(kernelSourceName(source));
+      event.compileMs = source == KernelSource::Compiled ? perCompiled : 0.0;
     } else {
-      fields.push_back({"why", k.eagerReason});
+      event.why = k.eagerReason;
     }
-    log->emit("kernel_compiled", 0, "compile", fields);
+    log->emit(0, "compile", event);
   }
   const auto trust = inputTrust(cg.ordered(), cg.kernels());
   const auto placeholders = cg.ordered().placeholders();
@@ -44,11 +47,9 @@ void emitCompileEvents(const CompiledGraph& cg, const JitOptions& options) {
     const Node& p = cg.ordered().node(placeholders[i]);
     const auto* m = p.val.tryAs<TensorMeta>();
     if (!m || trust[i].kernel.empty()) continue;
-    std::vector<LogField> fields = {{"graph", options.graphName}, {"input", p.name}, {"sizes", texts(m->sizes)},
-                                    {"strides", texts(m->strides)}, {"kernel", trust[i].kernel}, {"nodes", trust[i].nodes},
-                                    {"check", std::string(options.checkInputs ? "runtime" : "unchecked")}};
-    if (!options.dumpPath.empty()) fields.push_back({"dump", options.dumpPath});
-    log->emit("compile_assumption", 0, "compile", fields);
+    log->emit(0, "compile",
+              CompileAssumptionEvent{options.graphName, p.name, texts(m->sizes), texts(m->strides), trust[i].kernel,
+                                     trust[i].nodes, options.checkInputs ? "runtime" : "unchecked", dump});
   }
 }
 

@@ -1,4 +1,5 @@
-// The trace-log events of a jit compile (JitOptions::traceLog), at stage "compile":
+// The trace-log events of a jit compile (JitOptions::traceLog), at stage "compile" (their structs:
+// KernelCompiledEvent and CompileAssumptionEvent, engine/core/TraceEvents.h):
 //   kernel_compiled     {graph, kernel, kind, nodes, code: llvm|eager, dump (when known), why,
 //                        source: compiled|disk cache|memory, compile_ms (the module's time shared
 //                        by the kernels in it)}

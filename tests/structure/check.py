@@ -18,6 +18,10 @@
      `<...>`) and build outputs (`build/app/fathom`) are not paths.
   8. A README table cell is at most 300 characters: a table says what lives where; longer
      detail (measurements, reasons) goes in a paragraph below it.
+  9. A trace-log event is emitted by its struct (`log.emit(id, stage, CacheHitEvent{...})`,
+     engine/core/TraceEvents.h), never by its name as a literal (`emit("cache_hit", ...)`), so the
+     code that writes it and the code that reads it share one field list (EMIT_BY_NAME_ALLOWED:
+     the codec itself, and TraceLog's own test of what it writes).
 
 Usage: check.py ROOT. Prints one line per problem (FILE:LINE: what) and exits 1 if any.
 """
@@ -69,6 +73,10 @@ COMMENT_PATH = re.compile(r"(?<![\w./-])(?:engine|minifier|app|viz|plugins|sampl
 PLACEHOLDER = re.compile(r"[*<{$]|NAME|\.\.\.")
 TRAILING = ").,;:'\"`"
 MAX_CELL = 300
+# emit("name", ...): an event named by a literal rather than written by its struct.
+EMIT_BY_NAME = re.compile(r'\bemit\(\s*"([^"]*)"')
+EMIT_BY_NAME_ALLOWED = ["engine/core/TraceEvents.", "engine/core/TraceFields.", "engine/core/TraceLog.",
+                        "tests/engine/dump/TraceLogReadTest.cpp"]
 
 
 def sources(root):
@@ -112,6 +120,17 @@ def check_engine_order(rel, n, target, problems):
         problems.append(f"{rel}:{n}: engine/{here}/ must not include {target} (engine/{there}/ builds on engine/{here}/)")
     elif here in ENGINE_USES_ONLY and there not in ENGINE_USES_ONLY[here]:
         problems.append(f"{rel}:{n}: engine/{here}/ uses only {', '.join(ENGINE_USES_ONLY[here])} (ENGINE_USES_ONLY), not {target}")
+
+
+def check_trace_emits(rel, lines, problems):
+    if any(rel.startswith(a) for a in EMIT_BY_NAME_ALLOWED):
+        return
+    for n, line in enumerate(lines, 1):
+        for m in EMIT_BY_NAME.finditer(line):
+            comment = line.find("//")
+            if 0 <= comment < m.start():
+                continue
+            problems.append(f'{rel}:{n}: emits trace event "{m.group(1)}" by a literal; use its struct in engine/core/TraceEvents.h')
 
 
 def check_sizes(rel, lines, problems):
@@ -220,6 +239,7 @@ def main():
         check_includes(rel, lines, problems)
         check_sizes(rel, lines, problems)
         check_comment_paths(root, rel, lines, problems)
+        check_trace_emits(rel, lines, problems)
     check_readmes(root, problems)
     check_folder_readmes(root, problems)
     check_header_names(root, problems)

@@ -17,6 +17,8 @@ echo '// a second Joint.h' >"$T/engine/tensor/Joint.h"
 for i in $(seq 11); do echo "int v$i;" >"$T/engine/many/F$i.cpp"; done
 printf '// see engine/core/Gone.cpp, engine/core/A.cpp and build/app/fathom\n' >"$T/engine/core/G.cpp"
 printf '| file | what |\n|---|---|\n| `A.cpp` | %s |\n| `G.cpp` | %s |\n' "$(printf 'x%.0s' $(seq 301))" "$(printf 'y%.0s' $(seq 300))" >"$T/engine/core/README.md"
+{ echo 'void f(TraceLog& log) { log.emit("cache_hit", 0, "compile"); }'; echo '// not log.emit("cache_hit", ...) but:';
+  echo 'void g(TraceLog* log) { log->emit(0, "compile", CacheHitEvent{}); }'; } >"$T/app/H.cpp"
 if python3 "$CHECK" "$T" >"$T/out"; then echo "check.py passed a bad tree"; exit 1; fi
 fail=0
 expect() { grep -qF "$1" "$T/out" || { echo "missing: $1"; fail=1; }; }
@@ -31,7 +33,8 @@ expect "engine/ops/E.cpp:1: engine/ops/ must not include engine/aot/Joint.h"
 expect "engine/tensor/Joint.h: a header named Joint.h is also engine/aot/Joint.h"
 expect "engine/core/G.cpp:1: comment names engine/core/Gone.cpp, which does not exist"
 expect "engine/core/README.md:3: table cell of 301 characters (at most 300)"
+expect 'app/H.cpp:1: emits trace event "cache_hit" by a literal; use its struct in engine/core/TraceEvents.h'
 if grep -q "D.cpp" "$T/out" || grep -q "names C.cpp" "$T/out" || grep -q "engine/aot/Joint.h:1" "$T/out" || grep -q "E.cpp:2" "$T/out" ||
-   grep -q "names engine/core/A.cpp\|build/app\|README.md:4" "$T/out"; then echo "flagged what is allowed:"; cat "$T/out"; fail=1; fi
+   grep -q "names engine/core/A.cpp\|build/app\|README.md:4\|H.cpp:2\|H.cpp:3" "$T/out"; then echo "flagged what is allowed:"; cat "$T/out"; fail=1; fi
 [ $fail -eq 0 ] || { cat "$T/out"; exit 1; }
-echo "check.py: 11 planted problems found, 7 allowed things passed"
+echo "check.py: 12 planted problems found, 9 allowed things passed"

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "engine/dump/TraceLogRead.h"
 #include "viz/model/TimelineEvents.h"
 
 namespace fathom::viz {

@@ -1,48 +1,44 @@
-// TimelineEvents (see the header): each kind's summary line and what it names. Fields may be
-// missing or of another type in a hand-edited or foreign log: every read has a default.
+// TimelineEvents (see the header): each kind's summary line and what it names. Lines are read
+// through the events' own structs (engine/core/TraceEvents.h), which the writers use too; fields
+// may be missing or of another type in a hand-edited or foreign log, and then keep the struct's
+// defaults (-1 for a count, shown as nothing or 0 as before).
 #include "viz/model/TimelineEvents.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <regex>
 
+#include "engine/core/TraceEvents.h"
+
 namespace fathom::viz {
 namespace {
 
-using Json = TraceValue;
-using Kind = TraceValue::Kind;
+using K = TimelineKind;
 
 constexpr std::array<std::string_view, kTimelineKinds> kNames = {
-    "compile_start", "compile_end", "graph_captured", "cache_hit", "recompile", "guard_added", "specialization",
-    "late_guard", "guards_installed", "symbol_created", "partition", "backward_compiled", "guard_check",
-    "kernel_compiled", "compile_assumption", "other"};
+    CompileStartEvent::kName,   CompileEndEvent::kName,      GraphCapturedEvent::kName, CacheHitEvent::kName,
+    RecompileEvent::kName,      GuardAddedEvent::kName,      SpecializationEvent::kName, LateGuardEvent::kName,
+    GuardsInstalledEvent::kName, SymbolCreatedEvent::kName,  PartitionEvent::kName,     BackwardCompiledEvent::kName,
+    GuardCheckEvent::kName,     KernelCompiledEvent::kName,  CompileAssumptionEvent::kName, "other"};
 
-std::string text(const Json& j, const char* key) {
-  const TraceValue* v = j.find(key);
-  return v && v->kind != Kind::Null ? v->text() : std::string();
-}
+// A count as the summary shows it: nothing when the line has none.
+std::string countText(int64_t n) { return n >= 0 ? std::to_string(n) : std::string(); }
+// A count to pluralize: none reads as 0.
+int64_t orZero(int64_t n) { return std::max<int64_t>(n, 0); }
 
-int64_t integer(const Json& j, const char* key, int64_t fallback = -1) {
-  const TraceValue* v = j.find(key);
-  if (!v || !v->isNumber()) return fallback;
-  return v->kind == Kind::Integer ? v->integer : static_cast<int64_t>(v->number);
-}
-
-double number(const Json& j, const char* key) {
-  const TraceValue* v = j.find(key);
-  return v && v->isNumber() ? v->number : -1.0;
-}
-
-bool flag(const Json& j, const char* key) {
-  const TraceValue* v = j.find(key);
-  return v && v->kind == Kind::Bool && v->flag;
-}
-
-// A list field's items (none when the field is missing or not a list).
-const std::vector<TraceValue>& items(const Json& j, const char* key) {
-  static const std::vector<TraceValue> none;
-  const TraceValue* v = j.find(key);
-  return v && v->kind == Kind::List ? v->items : none;
+// A list as its compact JSON text (["s0","4"]): what the assumption's summary has always shown.
+std::string jsonListText(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += i ? ",\"" : "\"";
+    for (char c : items[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "]";
 }
 
 // "input_ids.size(0)" -> "input_ids": the placeholder a symbol or a specialization is about.
@@ -51,104 +47,161 @@ std::string inputOfDimension(const std::string& source) {
   return at == std::string::npos ? std::string() : source.substr(0, at);
 }
 
-FailingGuard failingGuardFromJson(const Json& f) {
-  FailingGuard g;
-  g.entry = integer(f, "entry");
-  g.entryCompileId = integer(f, "compile_id");
-  g.kind = text(f, "kind");
-  g.expr = text(f, "expr");
-  g.actual = text(f, "actual");
-  g.reason = text(f, "reason");
-  g.node = text(f, "node");
-  g.op = text(f, "op");
-  g.source = text(f, "source");
-  g.module = text(f, "module");
-  g.input = text(f, "input");
-  g.target.dump = text(f, "dump");
-  g.target.node = g.node.empty() ? g.input : g.node;
-  return g;
-}
-
 std::string guardFrom(const std::string& expr, const std::string& node, const std::string& op) {
   std::string out = expr;
   if (!node.empty()) out += "  from %" + node + (op.empty() ? "" : " (" + op + ")");
   return out;
 }
 
-// The summary line of each kind (Other: its name and first fields).
-std::string summaryOf(const TimelineEvent& e, const Json& j) {
-  using K = TimelineKind;
-  const std::string id = e.compileId >= 0 ? std::to_string(e.compileId) : "?";
-  switch (e.kind) {
-    case K::CompileStart:
-      return "compile " + id + " starts" + (e.call.empty() ? "" : " for " + e.call) + (flag(j, "dynamic") ? " (dynamic)" : "");
-    case K::CompileEnd: return "compile " + id + " done" + (e.ms >= 0 ? " in " + formatMs(e.ms) : "");
-    case K::GraphCaptured:
-      return "captured graph '" + text(j, "graph") + "': " + plural(integer(j, "nodes", 0), "node") +
-             (j.find("guards") ? ", " + plural(integer(j, "guards", 0), "guard") : "");
-    case K::CacheHit: return e.call + " hit entry #" + text(j, "entry") + " (compile " + id + ")";
-    case K::Recompile: {
-      std::string s = "recompile for " + e.call + ": " + plural(static_cast<int64_t>(e.failures.size()), "failing guard");
-      if (j.find("entries")) s += " in " + plural(integer(j, "entries", 0), "entry");
-      return s;
-    }
-    case K::GuardAdded: return "guard " + guardFrom(text(j, "expr"), text(j, "node"), text(j, "op"));
-    case K::Specialization: {
-      const std::string what = text(j, "symbol").empty() ? text(j, "input") : text(j, "symbol");
-      return "specialized " + what + " = " + text(j, "value") + " (" + text(j, "kind") + ")" +
-             (text(j, "node").empty() ? "" : "  at %" + text(j, "node"));
-    }
-    case K::LateGuard: return "LATE guard " + guardFrom(text(j, "expr"), text(j, "node"), text(j, "op"));
-    case K::GuardsInstalled: return plural(integer(j, "guards", 0), "guard") + " installed with the forward";
-    case K::SymbolCreated:
-      return "symbol " + text(j, "symbol") + " = " + text(j, "hint") + " for " + text(j, "source") + ", range " + text(j, "range");
-    case K::Partition:
-      return "partition (" + text(j, "partitioner") + "): " + text(j, "saved") + " saved, " + text(j, "saved_bytes") +
-             " bytes; forward " + text(j, "forward_nodes") + ", backward " + text(j, "backward_nodes") + " nodes";
-    case K::BackwardCompiled: return "backward compiled at " + text(j, "when") + " (" + plural(integer(j, "guards", 0), "guard") + ")";
-    case K::GuardCheck:
-      return "Z3 " + text(j, "check") + ": " + text(j, "subject") + " -> " + text(j, "status") + (e.ms >= 0 ? " in " + formatMs(e.ms) : "");
-    case K::KernelCompiled: {
-      const auto n = static_cast<int64_t>(items(j, "nodes").size());
-      std::string s = "kernel " + text(j, "kernel") + " (" + text(j, "kind") + ", " + plural(n, "node") + "): ";
-      if (e.kernelSource.empty()) return s + "eager, " + text(j, "why");
-      return s + e.kernelSource + (e.kernelSource == "compiled" ? " " + formatMs(e.ms) : "");
-    }
-    case K::CompileAssumption:
-      return "%" + text(j, "input") + " trusted as [" + text(j, "sizes") + "] by " + text(j, "kernel") + " (" + text(j, "check") + ")";
-    case K::Other: break;
-  }
-  std::string s = e.name;
-  for (size_t i = 0; i < e.fields.size() && i < 3; ++i) s += (i ? ", " : "  ") + e.fields[i].first + " " + e.fields[i].second;
-  return s;
+std::string compileIdText(const TimelineEvent& e) { return e.compileId >= 0 ? std::to_string(e.compileId) : "?"; }
+
+FailingGuard failingGuardOf(const RecompileFailure& f) {
+  FailingGuard g;
+  g.entry = f.entry;
+  g.entryCompileId = f.compileId;
+  g.kind = f.kind;
+  g.expr = f.expr;
+  g.actual = f.actual;
+  g.reason = f.reason;
+  g.node = f.node;
+  g.op = f.op;
+  g.source = f.source;
+  g.module = f.module;
+  g.input = f.input;
+  g.target.dump = f.dump.value_or("");
+  g.target.node = g.node.empty() ? g.input : g.node;
+  return g;
 }
 
-// The node an event names itself (its compile supplies the dump and graph when it names none).
-std::string nodeOf(const TimelineEvent& e, const Json& j) {
-  using K = TimelineKind;
-  switch (e.kind) {
-    case K::GuardAdded:
-    case K::LateGuard: return text(j, "node");
-    case K::Specialization: return text(j, "node").empty() ? inputOfDimension(text(j, "input")) : text(j, "node");
-    case K::SymbolCreated: return inputOfDimension(text(j, "source"));
-    case K::CompileAssumption: return text(j, "input");
-    case K::KernelCompiled: {
-      const auto& nodes = items(j, "nodes");
-      return !nodes.empty() && nodes.front().kind == Kind::String ? nodes.front().text() : "";
-    }
-    case K::Recompile: return e.failures.empty() ? "" : e.failures.front().target.node;
-    default: return text(j, "node");
-  }
+// ---- one decode per kind: the summary line, and what the event names ----
+
+void decode(TimelineEvent& e, const CompileContext& c) {
+  e.call = c.call.value_or("");
+  e.target.dump = c.dump.value_or("");
 }
 
-void readFailures(TimelineEvent& e, const Json& j) {
-  if (const TraceValue* f = j.find("failures"); f && f->kind == Kind::List) {
-    for (const auto& item : f->items)
-      if (item.kind == Kind::Object) e.failures.push_back(failingGuardFromJson(item));
-    return;
+void decode(TimelineEvent& e, const CompileStartEvent& v) {
+  decode(e, v.context);
+  e.summary = "compile " + compileIdText(e) + " starts" + (e.call.empty() ? "" : " for " + e.call) + (v.dynamic ? " (dynamic)" : "");
+}
+
+void decode(TimelineEvent& e, const CompileEndEvent& v) {
+  decode(e, v.context);
+  e.ms = v.ms;
+  e.summary = "compile " + compileIdText(e) + " done" + (e.ms >= 0 ? " in " + formatMs(e.ms) : "");
+}
+
+void decode(TimelineEvent& e, const GraphCapturedEvent& v) {
+  decode(e, v.context);
+  e.target.graph = v.graph;
+  e.summary = "captured graph '" + v.graph + "': " + plural(orZero(v.nodes), "node") +
+              (v.guards ? ", " + plural(orZero(*v.guards), "guard") : "");
+}
+
+void decode(TimelineEvent& e, const CacheHitEvent& v) {
+  e.call = v.call;
+  e.target.dump = v.dump.value_or("");
+  e.summary = e.call + " hit entry #" + countText(v.entry) + " (compile " + compileIdText(e) + ")";
+}
+
+void decode(TimelineEvent& e, const RecompileEvent& v) {
+  e.call = v.call;
+  for (const auto& f : v.failures) e.failures.push_back(failingGuardOf(f));
+  if (v.failures.empty())  // logs written before "failures": the text lines
+    for (const auto& line : v.failingGuards) e.failures.push_back(failingGuardFromText(line));
+  if (!e.failures.empty()) e.target = e.failures.front().target;
+  e.summary = "recompile for " + e.call + ": " + plural(static_cast<int64_t>(e.failures.size()), "failing guard") +
+              (v.entries >= 0 ? " in " + plural(v.entries, "entry") : "");
+}
+
+void decode(TimelineEvent& e, const GuardAddedEvent& v) {
+  e.target.node = v.site.node;
+  e.summary = "guard " + guardFrom(v.expr, v.site.node, v.site.op);
+}
+
+void decode(TimelineEvent& e, const LateGuardEvent& v) {
+  e.target.node = v.site.node;
+  e.summary = "LATE guard " + guardFrom(v.expr, v.site.node, v.site.op);
+}
+
+void decode(TimelineEvent& e, const SpecializationEvent& v) {
+  const std::string input = v.input.value_or("");
+  e.target.node = v.site.node.empty() ? inputOfDimension(input) : v.site.node;
+  e.summary = "specialized " + (v.symbol.empty() ? input : v.symbol) + " = " + v.value + " (" + v.kind + ")" +
+              (v.site.node.empty() ? "" : "  at %" + v.site.node);
+}
+
+void decode(TimelineEvent& e, const GuardsInstalledEvent& v) {
+  e.summary = plural(orZero(v.guards), "guard") + " installed with the forward";
+}
+
+void decode(TimelineEvent& e, const SymbolCreatedEvent& v) {
+  e.target.node = inputOfDimension(v.source);
+  e.summary = "symbol " + v.symbol + " = " + countText(v.hint) + " for " + v.source + ", range " + v.range;
+}
+
+void decode(TimelineEvent& e, const PartitionEvent& v) {
+  e.ms = v.ms;
+  e.summary = "partition (" + v.partitioner + "): " + countText(v.saved) + " saved, " + countText(v.savedBytes) +
+              " bytes; forward " + countText(v.forwardNodes) + ", backward " + countText(v.backwardNodes) + " nodes";
+}
+
+void decode(TimelineEvent& e, const BackwardCompiledEvent& v) {
+  e.summary = "backward compiled at " + v.when + " (" + plural(orZero(v.guards), "guard") + ")";
+}
+
+void decode(TimelineEvent& e, const GuardCheckEvent& v) {
+  e.ms = v.ms;
+  e.summary = "Z3 " + v.check + ": " + v.subject + " -> " + v.status + (e.ms >= 0 ? " in " + formatMs(e.ms) : "");
+}
+
+void decode(TimelineEvent& e, const KernelCompiledEvent& v) {
+  e.ms = v.compileMs.value_or(-1);
+  e.kernelSource = v.source.value_or("");
+  e.target = {v.dump.value_or(""), v.graph, v.nodes.empty() ? "" : v.nodes.front()};
+  std::string s = "kernel " + v.kernel + " (" + v.kind + ", " + plural(static_cast<int64_t>(v.nodes.size()), "node") + "): ";
+  if (e.kernelSource.empty()) e.summary = s + "eager, " + v.why.value_or("");
+  else e.summary = s + e.kernelSource + (e.kernelSource == "compiled" ? " " + formatMs(e.ms) : "");
+}
+
+void decode(TimelineEvent& e, const CompileAssumptionEvent& v) {
+  e.target = {v.dump.value_or(""), v.graph, v.input};
+  e.summary = "%" + v.input + " trusted as [" + jsonListText(v.sizes) + "] by " + v.kernel + " (" + v.check + ")";
+}
+
+// A kind this build does not know: what the log's conventions say, its name and first fields.
+void decode(TimelineEvent& e, const UnknownEvent& v) {
+  e.call = v.call;
+  e.ms = v.ms;
+  e.target = {v.dump, v.graph, v.node};
+  e.summary = e.name;
+  for (size_t i = 0; i < e.fields.size() && i < 3; ++i) e.summary += (i ? ", " : "  ") + e.fields[i].first + " " + e.fields[i].second;
+}
+
+template <class Event>
+void decodeAs(TimelineEvent& e, const TraceValue& j) {
+  decode(e, readTraceEvent<Event>(j));
+}
+
+void decodeKind(TimelineEvent& e, const TraceValue& j) {
+  switch (e.kind) {
+    case K::CompileStart: return decodeAs<CompileStartEvent>(e, j);
+    case K::CompileEnd: return decodeAs<CompileEndEvent>(e, j);
+    case K::GraphCaptured: return decodeAs<GraphCapturedEvent>(e, j);
+    case K::CacheHit: return decodeAs<CacheHitEvent>(e, j);
+    case K::Recompile: return decodeAs<RecompileEvent>(e, j);
+    case K::GuardAdded: return decodeAs<GuardAddedEvent>(e, j);
+    case K::Specialization: return decodeAs<SpecializationEvent>(e, j);
+    case K::LateGuard: return decodeAs<LateGuardEvent>(e, j);
+    case K::GuardsInstalled: return decodeAs<GuardsInstalledEvent>(e, j);
+    case K::SymbolCreated: return decodeAs<SymbolCreatedEvent>(e, j);
+    case K::Partition: return decodeAs<PartitionEvent>(e, j);
+    case K::BackwardCompiled: return decodeAs<BackwardCompiledEvent>(e, j);
+    case K::GuardCheck: return decodeAs<GuardCheckEvent>(e, j);
+    case K::KernelCompiled: return decodeAs<KernelCompiledEvent>(e, j);
+    case K::CompileAssumption: return decodeAs<CompileAssumptionEvent>(e, j);
+    case K::Other: return decodeAs<UnknownEvent>(e, j);
   }
-  for (const auto& item : items(j, "failing_guards"))  // logs written before "failures"
-    if (item.kind == Kind::String) e.failures.push_back(failingGuardFromText(item.text()));
 }
 
 }  // namespace
@@ -217,29 +270,20 @@ FailingGuard failingGuardFromText(const std::string& line) {
   return g;
 }
 
-TimelineEvent decodeTimelineEvent(const Json& j, int line) {
+TimelineEvent decodeTimelineEvent(const TraceValue& j, int line) {
+  const auto envelope = readTraceEvent<TraceEnvelope>(j);
   TimelineEvent e;
-  e.name = text(j, "event");
+  e.name = envelope.event;
   e.kind = timelineKindOf(e.name);
   e.line = line;
-  e.compileId = integer(j, "compile_id");
-  e.stage = text(j, "stage");
-  e.timeUs = integer(j, "time_us", 0);
-  e.call = text(j, "call");
-  e.ms = e.kind == TimelineKind::KernelCompiled ? number(j, "compile_ms") : number(j, "ms");
-  if (e.kind == TimelineKind::KernelCompiled) e.kernelSource = text(j, "source");
+  e.compileId = envelope.compileId;
+  e.stage = envelope.stage;
+  e.timeUs = envelope.timeUs;
   for (const auto& [key, value] : j.fields) {
-    if (key == "event" || key == "compile_id" || key == "stage" || key == "time_us" || key == "failures" ||
-        key == "failing_guards")
-      continue;
+    if (isTraceEnvelopeKey(key) || key == RecompileEvent::kFailures || key == RecompileEvent::kFailingGuards) continue;
     e.fields.emplace_back(key, value.text());
   }
-  if (e.kind == TimelineKind::Recompile) readFailures(e, j);
-  e.target.dump = text(j, "dump");
-  e.target.graph = text(j, "graph");
-  e.target.node = nodeOf(e, j);
-  if (e.kind == TimelineKind::Recompile && !e.failures.empty()) e.target = e.failures.front().target;
-  e.summary = summaryOf(e, j);
+  decodeKind(e, j);
   return e;
 }
 

@@ -8,12 +8,13 @@
 #include <string>
 #include <string_view>
 
-#include "engine/dump/TraceLogRead.h"
+#include "engine/core/TraceValue.h"
 #include "viz/model/Timeline.h"
 
 namespace fathom::viz {
 
-// `j` is a line's object (readTraceLogLine); fields other than "event" may be missing or of any type.
+// `j` is a line's object (engine/dump/TraceLogRead.h); fields other than "event" may be missing or
+// of any type. Known kinds are read with their structs (engine/core/TraceEvents.h).
 TimelineEvent decodeTimelineEvent(const TraceValue& j, int line);
 
 // A failing guard as older logs wrote it, one text line per guard ("entry #0: s0 >= 2  [range]

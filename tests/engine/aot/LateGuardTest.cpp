@@ -96,7 +96,7 @@ TEST(AotBackwardTiming, TraceLogNamesTheLateGuardsNodeAndTheDump) {
   ASSERT_TRUE(log.ok()) << log.error().str();
   AotOptions o = dynamicWith(BackwardTiming::Lazy);
   o.shapes.log = &*log;
-  o.shapes.compileFields = {{"dump", std::string("/tmp/pairs.fathom.json")}};
+  o.shapes.compileContext.dump = "/tmp/pairs.fathom.json";
   auto c = aotCompile(model, o);
   ASSERT_TRUE(c.ok()) << c.error().message;
   ASSERT_FALSE(c->lateGuards.empty());
