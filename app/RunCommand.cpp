@@ -157,11 +157,11 @@ std::string stepDiffText(const aot::StepDiff& d) {
 // Values compareSteps found apart beyond rtol: PyTorch's accuracy rule decides, against the step
 // replayed in float64 on `jointInputs` (a fresh draw). Without that run the strict verdicts stand.
 void judgeApartByFloat64(std::vector<aot::StepDiff>& diffs, const Dump& dump, const ValueList& jointInputs,
-                         const ValueList& tangents, const aot::TrainingStep& got, const aot::TrainingStep& want) {
+                         const aot::TrainingStep& got, const aot::TrainingStep& want) {
   if (std::all_of(diffs.begin(), diffs.end(), [](const aot::StepDiff& d) { return d.ok; })) return;
   const PartitionInfo& info = *dump.partition;
-  auto fp64 = aot::replayedStepInFloat64(*dump.graph(info.joint), *dump.graph(info.forward), info,
-                                         aot::splitJointInputs(dump, jointInputs).primals, tangents);
+  const aot::StepInputs in = aot::splitJointInputs(dump, jointInputs);
+  auto fp64 = aot::replayedStepInFloat64(*dump.graph(info.joint), *dump.graph(info.forward), info, in.primals, in.tangents);
   if (fp64.ok()) aot::judgeByFloat64(diffs, got, want, *fp64);
 }
 
@@ -193,10 +193,12 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   auto compiled = aot::runPartitioned(*fwd, *bwd, info, in.primals, tangents, *runner);
   const double compiledSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!compiled.ok()) return reportError(compiled.error().within(opts.dump + ": " + opts.backend));
-  auto reference = aot::runReplayedStep(*joint, *fwd, info, aot::splitJointInputs(dump, *second).primals, tangents);
+  // The reference runs on inputs of its own: a compiled backward may have written into its tangents.
+  const aot::StepInputs again = aot::splitJointInputs(dump, *second);
+  auto reference = aot::runReplayedStep(*joint, *fwd, info, again.primals, again.tangents);
   if (!reference.ok()) return reportError(reference.error().within(opts.dump + ": eager autograd"));
   auto diffs = aot::compareSteps(*compiled, *reference, info);
-  if (auto fresh = draw(); fresh.ok()) judgeApartByFloat64(diffs, dump, *fresh, tangents, *compiled, *reference);
+  if (auto fresh = draw(); fresh.ok()) judgeApartByFloat64(diffs, dump, *fresh, *compiled, *reference);
   size_t bad = 0;
   for (const auto& d : diffs) bad += d.ok ? 0 : 1;
   std::vector<aot::GraphCheck> checks;
