@@ -99,7 +99,10 @@ def models():
                                     decoder_layers=LAYERS, encoder_attention_heads=HEADS,
                                     decoder_attention_heads=HEADS, encoder_ffn_dim=FFN, decoder_ffn_dim=FFN,
                                     max_source_positions=16, max_target_positions=POSITIONS, dropout=0.0,
-                                    attention_dropout=0.0, activation_dropout=0.0),
+                                    attention_dropout=0.0, activation_dropout=0.0,
+                                    # Whisper's default token ids (50256, 50257) lie outside a small vocabulary.
+                                    pad_token_id=VOCAB - 1, eos_token_id=VOCAB - 1, bos_token_id=VOCAB - 2,
+                                    decoder_start_token_id=VOCAB - 2),
                   (InputSpec((BATCH, 16, 32)), InputSpec((BATCH, 8), "int64", VOCAB, seq_dim=1)),
                   seq_range=(2, POSITIONS)),
     ]
