@@ -194,9 +194,9 @@ std::string SchemaType::str() const {
 
 std::string FunctionSchema::qualifiedName() const {
   if (ns.empty()) return name;
-  // FX records symbolic size arithmetic as Python's operator.mul etc.: plain functions, not
-  // OpOverloads, so their names have no overload part (".default").
-  if (ns == "operator") return ns + "." + name;
+  // FX records symbolic size arithmetic as Python's operator.mul etc. (and torch 2.x's
+  // torch.sym_sum): plain functions, not OpOverloads, so their names have no overload part.
+  if (ns == "operator" || ns == "torch") return ns + "." + name;
   return ns + "." + name + "." + (overload.empty() ? "default" : overload);
 }
 

@@ -33,6 +33,7 @@ constexpr OpTagRow kRows[] = {
     {"operator.floordiv", Sym | Rec, true},
     {"operator.mod", tags(Sym), true},
     {"operator.neg", tags(Sym), true},
+    {"torch.sym_sum", Sym | Rec, true},
     // PointwiseOps.cpp
     {"aten.add.Tensor", Pw | Rec | HasInpl, true},
     {"aten.add.Scalar", Pw | Rec | HasInpl, true},

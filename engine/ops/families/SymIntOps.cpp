@@ -2,6 +2,7 @@
 //   aten.sym_size.default(Tensor self, int dim) -> SymInt   (x.size(d); torch 2 names it .int)
 //   aten.sym_stride.int, aten.sym_numel.default, aten.sym_storage_offset.default
 //   operator.add / sub / mul / floordiv / mod(SymInt a, SymInt b) -> SymInt, operator.neg
+//   torch.sym_sum(SymInt[] args) -> SymInt   (torch 2.x's n-ary sum, e.g. a cat's output size)
 // Meta functions compute over SymInt (a symbolic size stays symbolic, its expression extended);
 // kernels see concrete sizes and return plain ints. The operator ops live in the "operator"
 // namespace because FX records Python's operator functions there, not ATen overloads.
@@ -40,6 +41,12 @@ ValueList symOffsetKernel(const ValueList& args) { return {tensorArg(args, 0).st
 
 ValueList negate(const ValueList& args) { return {SymInt(0) - symIntArg(args, 0)}; }
 
+ValueList sum(const ValueList& args) {
+  SymInt total(0);
+  for (const SymInt& s : toSymIntList(args.at(0))) total = total + s;
+  return {total};
+}
+
 // One binary operator: the same function serves meta (symbolic operands) and kernel (ints).
 template <SymOp Op>
 ValueList binary(const ValueList& args) {
@@ -60,6 +67,7 @@ void registerSymIntOps(OpRegistry& registry) {
   (void)registry.add("aten::sym_storage_offset(Tensor self) -> SymInt", symOffsetMeta, symOffsetKernel);
   (void)registry.add("operator::mod(SymInt a, SymInt b) -> SymInt", binary<SymOp::Mod>, binary<SymOp::Mod>);
   (void)registry.add("operator::neg(SymInt a) -> SymInt", negate, negate);
+  (void)registry.add("torch::sym_sum(SymInt[] args) -> SymInt", sum, sum);
   (void)registry.add("operator::add(SymInt a, SymInt b) -> SymInt", binary<SymOp::Add>, binary<SymOp::Add>);
   (void)registry.add("operator::sub(SymInt a, SymInt b) -> SymInt", binary<SymOp::Sub>, binary<SymOp::Sub>);
   (void)registry.add("operator::mul(SymInt a, SymInt b) -> SymInt", binary<SymOp::Mul>, binary<SymOp::Mul>);

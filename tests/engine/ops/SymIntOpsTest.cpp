@@ -33,5 +33,19 @@ TEST(SymIntOpsTest, IntegerOperators) {
   EXPECT_EQ(zero.error().message, "integer division or modulo by zero");
 }
 
+// torch 2.x's n-ary sum (shufflenet_v2's channel concatenation under dynamic=True): concrete
+// values add up; over symbols the expression stays symbolic.
+TEST(SymIntOpsTest, SymSumAddsAList) {
+  const auto list = [](ValueList l) { return ValueList{Value(std::move(l))}; };
+  EXPECT_EQ(intResult("torch.sym_sum", list({int64_t{3}, int64_t{4}, int64_t{5}})), 12);
+  EXPECT_EQ(intResult("torch.sym_sum", list({})), 0);
+  const OpDef& op = opNamed("torch.sym_sum");
+  auto bound = bindArguments(op.schema, list({int64_t{2}, int64_t{-1}}), {});
+  ASSERT_TRUE(bound.ok()) << bound.error().str();
+  auto meta = callMeta(op, metaArgs(*bound));
+  ASSERT_TRUE(meta.ok());
+  EXPECT_EQ(meta->at(0).as<SymInt>().hint(), 1);
+}
+
 }  // namespace
 }  // namespace fathom
