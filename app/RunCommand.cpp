@@ -154,6 +154,13 @@ std::string stepDiffText(const aot::StepDiff& d) {
   return line;
 }
 
+// The eager autograd reference on a draw of the joint's inputs.
+Result<aot::TrainingStep> replayedReference(const Dump& dump, const ValueList& jointInputs) {
+  const PartitionInfo& info = *dump.partition;
+  const aot::StepInputs in = aot::splitJointInputs(dump, jointInputs);
+  return aot::runReplayedStep(*dump.graph(info.joint), *dump.graph(info.forward), info, in.primals, in.tangents);
+}
+
 // Values compareSteps found apart beyond rtol: PyTorch's accuracy rule decides, against the step
 // replayed in float64 on `jointInputs` (a fresh draw). Without that run the strict verdicts stand.
 void judgeApartByFloat64(std::vector<aot::StepDiff>& diffs, const Dump& dump, const ValueList& jointInputs,
@@ -170,7 +177,6 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   if (!dump.partition)
     return reportError(invalidInput("has no partition (graphs joint, forward, backward); make one with 'fathom trace MODEL --aot'", opts.dump));
   const PartitionInfo& info = *dump.partition;
-  const Graph* joint = dump.graph(info.joint);
   const Graph* fwd = dump.graph(info.forward);
   const Graph* bwd = dump.graph(info.backward);
   auto specs = chooseInputs(dump.graph(info.joint), info.joint, dump.inputsFor(info.joint), nullptr);
@@ -193,9 +199,8 @@ int runAotEager(const Dump& dump, const RunOptions& opts, std::optional<uint64_t
   auto compiled = aot::runPartitioned(*fwd, *bwd, info, in.primals, tangents, *runner);
   const double compiledSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!compiled.ok()) return reportError(compiled.error().within(opts.dump + ": " + opts.backend));
-  // The reference runs on inputs of its own: a compiled backward may have written into its tangents.
-  const aot::StepInputs again = aot::splitJointInputs(dump, *second);
-  auto reference = aot::runReplayedStep(*joint, *fwd, info, again.primals, again.tangents);
+  // The reference runs on inputs of its own: a compiled backward may write into its tangents.
+  auto reference = replayedReference(dump, *second);
   if (!reference.ok()) return reportError(reference.error().within(opts.dump + ": eager autograd"));
   auto diffs = aot::compareSteps(*compiled, *reference, info);
   if (auto fresh = draw(); fresh.ok()) judgeApartByFloat64(diffs, dump, *fresh, *compiled, *reference);
