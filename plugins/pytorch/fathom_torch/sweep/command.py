@@ -3,6 +3,7 @@ import importlib
 import json
 import os
 import shutil
+import signal
 import sys
 
 from . import stages
@@ -101,18 +102,31 @@ def run(args, usage_error):
         verdict = "passes every stage" if row["passed"] else f"[{row['kind']}] {row['failure']}"
         print(f"[{i}/{n}] {row['model']}: {verdict} ({row['seconds']:.0f} s)", file=out, flush=True)
 
-    docs, ok = [], True
+    docs, ok, interrupted = [], True, False
+    # Ctrl-C or a kill (SIGTERM) ends the sweep after the rows finished so far, which are reported
+    # as ever, marked "interrupted": an hour of models is not lost to a stop.
+    signal.signal(signal.SIGTERM, _interrupt)
     for name, specs in suites:
         keep = os.path.join(args.keep, name) if args.keep else None
-        rows = sweep(binary, specs, keep=keep, progress=progress, static_stages=static,
-                     dynamic_capture=not args.no_dynamic)
+        rows = []
+        try:
+            sweep(binary, specs, keep=keep, progress=progress, rows=rows, static_stages=static,
+                  dynamic_capture=not args.no_dynamic)
+        except KeyboardInterrupt:
+            interrupted = True
+            print(f"sweep: interrupted during model {len(rows) + 1} of {len(specs)} of {name}; "
+                  f"reporting the {len(rows)} finished", file=out, flush=True)
         s = summary(name, rows)
-        ok = ok and s["passed"] == s["models"]
+        if interrupted:
+            s["interrupted"] = True
+        ok = ok and s["passed"] == s["models"] and not interrupted
         docs.append(dict(models_rows=rows, **s))
         if not args.json:
             print(file=out)
             table(rows, out)
             print(summary_line(s), file=out, flush=True)
+        if interrupted:
+            break
     if args.json:
         if len(docs) == 1:
             d = docs[0]
@@ -125,8 +139,15 @@ def run(args, usage_error):
                 suites_doc.append({"rows": rows, **d})
             total = sum(d["models"] for d in docs)
             passed = sum(d["passed"] for d in docs)
-            print(json.dumps({"suites": suites_doc, "suite": "all", "models": total, "passed": passed,
-                              "percent": round(100.0 * passed / total, 1) if total else 0.0}, indent=1))
+            doc = {"suites": suites_doc, "suite": "all", "models": total, "passed": passed,
+                   "percent": round(100.0 * passed / total, 1) if total else 0.0}
+            if interrupted:
+                doc["interrupted"] = True
+            print(json.dumps(doc, indent=1))
     elif len(docs) > 1:
         print("\n" + "\n".join(summary_line(d) for d in docs), file=out)
-    return 0 if ok else 1
+    return 130 if interrupted else 0 if ok else 1
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt

@@ -92,10 +92,12 @@ def finish(row):
     return row
 
 
-def sweep(binary, specs, *, keep=None, progress=None, **kwargs):
+def sweep(binary, specs, *, keep=None, progress=None, rows=None, **kwargs):
+    """The rows of `specs`, appended to `rows` as each model ends (given a list, the caller still
+    has the finished rows when the sweep is interrupted)."""
     folder = keep or tempfile.mkdtemp(prefix="fathom-sweep-")
     os.makedirs(folder, exist_ok=True)
-    rows = []
+    rows = [] if rows is None else rows
     try:
         for spec in specs:
             rows.append(sweep_model(binary, spec, folder, **kwargs))
@@ -132,6 +134,8 @@ def summary_line(s):
     if s["dynamic_captures"]:
         line += (f"; dynamic batch: {s['dynamic_no_recompile_from_2']} of {s['dynamic_captures']} take every size from 2 "
                  f"without a recompile ({s['dynamic_no_recompile']} from 1)")
+    if s.get("interrupted"):
+        line += "; interrupted: the models finished before the stop only"
     return line
 
 
