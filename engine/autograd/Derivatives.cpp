@@ -23,6 +23,7 @@ void registerBuiltinDerivatives() {
   for (const char* op : {"aten.zeros_like.default", "aten.ones_like.default", "aten.empty_like.default",
                          "aten.full_like.default", "aten.new_zeros.default", "aten.new_ones.default",
                          "aten.new_empty.default", "aten.new_full.default", "aten.empty_strided.default",
+                         "aten.new_empty_strided.default",
                          "aten.empty.memory_format", "aten.full.default", "aten.zeros.default", "aten.ones.default",
                          "aten.arange.default", "aten.arange.start", "aten.arange.start_step",
                          "aten.argmax.default", "aten.argmin.default", "aten.any.default", "aten.any.dim", "aten.logical_not.default", "aten.sym_size.default",

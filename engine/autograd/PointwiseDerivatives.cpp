@@ -133,6 +133,9 @@ void registerPointwiseDerivatives() {
     if (!c.isNone(2)) g = where(cmp("aten.le.Scalar", x, c.number(2)), g, zerosLike(g));
     c.set(0, g);
   });
+  registerDerivative("aten.clamp_min.default", [](GradContext& c) {
+    if (c.needs(0)) c.set(0, where(cmp("aten.ge.Scalar", c.tensor(0), c.number(1)), c.grad(), zerosLike(c.grad())));
+  });
   registerDerivative("aten.maximum.default", [](GradContext& c) {
     if (c.needs(0)) setBroadcast(c, 0, selectedGrad(c, "aten.lt.Tensor"));
     if (c.needs(1)) setBroadcast(c, 1, selectedGrad(c, "aten.gt.Tensor"));
@@ -166,6 +169,18 @@ void registerPointwiseDerivatives() {
   registerDerivative("aten.clone.default", [](GradContext& c) { c.set(0, c.grad()); });
   registerDerivative("aten.contiguous.default", [](GradContext& c) { c.set(0, c.grad()); });
   registerDerivative("aten.alias.default", [](GradContext& c) { c.set(0, c.grad()); });
+  // addcmul: self + value * t1 * t2; addcdiv: self + value * t1 / t2 (value is schema position 3).
+  registerDerivative("aten.addcmul.default", [](GradContext& c) {
+    setBroadcast(c, 0, c.grad());
+    if (c.needs(1)) setBroadcast(c, 1, mul(c.grad(), mul(c.tensor(2), c.number(3))));
+    if (c.needs(2)) setBroadcast(c, 2, mul(c.grad(), mul(c.tensor(1), c.number(3))));
+  });
+  registerDerivative("aten.addcdiv.default", [](GradContext& c) {
+    const Tensor &t1 = c.tensor(1), &t2 = c.tensor(2);
+    setBroadcast(c, 0, c.grad());
+    if (c.needs(1)) setBroadcast(c, 1, mul(c.grad(), callOp1("aten.div.Tensor", {c.number(3), t2})));  // value / t2
+    if (c.needs(2)) setBroadcast(c, 2, mul(neg(c.grad()), div(mul(t1, c.number(3)), mul(t2, t2))));
+  });
 }
 
 }  // namespace fathom::autograd

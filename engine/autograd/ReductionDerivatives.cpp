@@ -1,7 +1,8 @@
 // Reductions, scans and softmax: the gradient is broadcast back over the reduced dimensions
 // (amax, amin, max.dim, min.dim: only to the selected elements; prod: to the product of the
-// others; cumsum: summed in reverse).
+// others; cumsum: summed in reverse; linalg_vector_norm: each ord's formula).
 #include <algorithm>
+#include <cmath>
 
 #include "engine/autograd/Derivatives.h"
 #include "engine/frontend/Functional.h"
@@ -61,6 +62,39 @@ void extremumGrad(GradContext& c) {
   Tensor mask = to(callOp1("aten.eq.Tensor", {x, expandBack(c.output(), sizes, dims, keepdim)}), x.dtype());
   Tensor count = sum(mask, dims, true);
   c.set(0, mul(div(expandBack(c.grad(), sizes, dims, keepdim), count), mask));
+}
+
+// linalg_vector_norm_backward (FunctionsManual.cpp's norm_backward, ord read as a double): the
+// gradient and the norm unsqueezed back over the reduced dims (unless keepdim), then each ord's
+// formula as PyTorch writes it; ord 0 has no gradient, a zero norm gives zeros, and inf / -inf
+// split the gradient among the elements whose |x| is the norm (or NaN).
+void vectorNormGrad(GradContext& c) {
+  const double p = c.number(1);
+  if (!c.needs(0) || p == 0) return;
+  const Tensor& x = c.tensor(0);
+  const IntList dims = reducedDims(c, 2, x.sizes().size());
+  Tensor g = c.grad(), norm = c.output();
+  if (!c.flag(3))
+    for (int64_t d : dims) g = unsqueeze(g, d), norm = unsqueeze(norm, d);
+  const Tensor sgn = callOp1("aten.sign.default", {x}), absX = callOp1("aten.abs.default", {x});
+  const auto zeroWhereNormIsZero = [&](const Tensor& t) { return maskedFill(t, callOp1("aten.eq.Scalar", {norm, 0.0}), 0.0); };
+  Tensor r;
+  if (p == 1) {
+    r = mul(sgn, g);
+  } else if (p == 2) {
+    r = mul(g, zeroWhereNormIsZero(div(x, norm)));
+  } else if (std::isinf(p)) {
+    const Tensor mask = callOp1("aten.logical_or.default", {callOp1("aten.eq.Tensor", {absX, norm}),
+                                                            callOp1("aten.isnan.default", {absX})});
+    r = mul(sgn, mul(div(g, sum(mask, dims, true)), mask));
+  } else if (p < 1) {
+    const Tensor scaled = mul(sgn, maskedFill(pow(absX, p - 1), callOp1("aten.eq.Scalar", {x, 0.0}), 0.0));
+    r = mul(mul(scaled, g), pow(norm, 1 - p));
+  } else {
+    const Tensor scaled = p < 2 ? mul(sgn, pow(absX, p - 1)) : mul(x, pow(absX, p - 2));
+    r = mul(scaled, zeroWhereNormIsZero(div(g, pow(norm, p - 1))));
+  }
+  c.set(0, castLike(r, x));
 }
 
 // max.dim / min.dim (value_selecting_reduction_backward): the gradient goes to the element
@@ -136,6 +170,7 @@ void registerReductionDerivatives() {
     const IntList dims = reducedDims(c, 1, sizes.size());
     c.set(0, divByCount(expandBack(c.grad(), sizes, dims, c.flag(2)), reducedCount(sizes, dims)));
   });
+  registerDerivative("aten.linalg_vector_norm.default", vectorNormGrad);
   registerDerivative("aten.amax.default", extremumGrad);
   registerDerivative("aten.amin.default", extremumGrad);
   registerDerivative("aten.max.dim", selectedGrad);

@@ -59,6 +59,7 @@ constexpr OpTagRow kRows[] = {
     {"aten.rsqrt.default", Pw | Rec | HasInpl, true},
     {"aten.pow.Tensor_Scalar", Pw | Rec | HasInpl, true},
     {"aten.clamp.default", Pw | Rec | HasInpl, true},
+    {"aten.clamp_min.default", Pw | Rec, true},
     {"aten.hardtanh.default", Pw | Rec | HasInpl, true},
     {"aten.maximum.default", Pw | Rec, true},
     {"aten.minimum.default", Pw | Rec, true},
@@ -134,6 +135,9 @@ constexpr OpTagRow kRows[] = {
     {"aten.elu_backward.default", tags(Pw), true},
     {"aten.leaky_relu.default", Pw | Rec | HasInpl, true},
     {"aten.leaky_relu_backward.default", tags(Pw), true},
+    // TernaryPointwiseOps.cpp (timm's ResMLP)
+    {"aten.addcmul.default", Pw | Rec, true},
+    {"aten.addcdiv.default", Pw | Rec, true},
     // ReductionOps.cpp, MaxReductionOps.cpp, ScanOps.cpp
     {"aten.sum.default", tags(Red), true},
     {"aten.sum.dim_IntList", tags(Red), true},
@@ -153,6 +157,7 @@ constexpr OpTagRow kRows[] = {
     {"aten.prod.dim_int", tags(Red), true},
     {"aten.any.default", tags(Red), true},
     {"aten.any.dim", tags(Red), true},
+    {"aten.linalg_vector_norm.default", tags(Red), true},  // VectorNormOps.cpp (F.normalize in torch 2.x)
     // MatmulOps.cpp, ConvolutionOps.cpp
     {"aten.mm.default", tags(Con), true},
     {"aten.addmm.default", tags(Con), true},
@@ -201,6 +206,7 @@ constexpr OpTagRow kRows[] = {
     {"aten.new_empty.default", tags(Fac), true},
     {"aten.empty.memory_format", tags(Fac), true},
     {"aten.empty_strided.default", tags(Fac), true},
+    {"aten.new_empty_strided.default", tags(Fac), true},
     {"aten.arange.default", Fac | Rec, true},
     {"aten.arange.start", Fac | Rec, true},
     {"aten.arange.start_step", tags(Fac), true},

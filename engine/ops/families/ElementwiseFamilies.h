@@ -12,4 +12,5 @@ void registerDivisionOps(OpRegistry& registry);    // DivisionOps.cpp: div.Tenso
 void registerUnaryMathOps(OpRegistry& registry);   // UnaryMathOps.cpp: acos..tan, erf, log2, ceil..trunc, sign, isnan, ...
 void registerBitwiseOps(OpRegistry& registry);     // BitwiseOps.cpp: bitwise_and/or/xor, logical_and/or/xor
 void registerBinaryMathOps(OpRegistry& registry);  // BinaryMathOps.cpp: atan2, fmod, remainder, pow, clamp.Tensor, elu, leaky_relu
+void registerTernaryPointwiseOps(OpRegistry& registry);  // TernaryPointwiseOps.cpp: addcmul, addcdiv
 }  // namespace fathom

@@ -1,6 +1,7 @@
 // Factories and copies: clone, contiguous, _to_copy, copy, the *_like factories, the sized factories
-// (empty, empty_strided, zeros, ones, full, scalar_tensor) and the new_* ones that take dtype from a tensor. The
-// arange family lives in RangeFactories.cpp.
+// (empty, empty_strided, zeros, ones, full, scalar_tensor) and the new_* ones that take dtype from a tensor
+// (new_zeros, new_ones, new_full, new_empty, new_empty_strided). The arange family lives in
+// RangeFactories.cpp.
 //
 // Layouts follow memory_format (see MemoryLayout.h): preserve_format (the default of the copies
 // and *_like) keeps a dense input's strides and gives any other input dense strides in its
@@ -111,13 +112,33 @@ TensorMeta emptyLayout(const ValueList& margs) {
   return freshTensor(std::move(sizes), std::move(strides), optionalDTypeArg(margs, 1).value_or(DType::Float32));
 }
 
-// empty_strided(size, stride, *, dtype, layout, device, pin_memory)
-TensorMeta emptyStridedLayout(const ValueList& margs) {
-  SymIntList sizes = checkedSizes(margs.at(0)), strides = toSymIntList(margs.at(1));
+// A tensor of these sizes and strides (empty_strided's and new_empty_strided's checks). A
+// negative stride is refused with the message ATen's storage size computation gives it (which
+// returns strides of its own for a negative stride on a size-1 dim: not followed here).
+TensorMeta stridedTensor(const Value& sizeArg, const Value& strideArg, DType dtype) {
+  SymIntList sizes = checkedSizes(sizeArg), strides = toSymIntList(strideArg);
   FATHOM_CHECK(sizes.size() == strides.size(), "dimensionality of sizes (", sizes.size(),
                ") must match dimensionality of strides (", strides.size(), ")");
+  for (const auto& s : strides)
+    FATHOM_CHECK(!symLt(s, 0, "empty_strided: negative stride"), "Storage size calculation overflowed with sizes=",
+                 sizesStr(sizes), " and strides=", sizesStr(strides));
+  return freshTensor(std::move(sizes), std::move(strides), dtype);
+}
+
+// empty_strided(size, stride, *, dtype, layout, device, pin_memory)
+TensorMeta emptyStridedLayout(const ValueList& margs) {
+  TensorMeta out = stridedTensor(margs.at(0), margs.at(1), optionalDTypeArg(margs, 2).value_or(DType::Float32));
   checkStridedCpu(margs, 3);
-  return freshTensor(std::move(sizes), std::move(strides), optionalDTypeArg(margs, 2).value_or(DType::Float32));
+  return out;
+}
+
+// new_empty_strided(self, size, stride, *, dtype, layout, device, pin_memory): self's dtype
+// (AOT backward graphs make gradient buffers with it, timm's GhostNet).
+TensorMeta newEmptyStridedLayout(const ValueList& margs) {
+  const TensorMeta& self = metaArg(margs, 0);
+  TensorMeta out = stridedTensor(margs.at(1), margs.at(2), optionalDTypeArg(margs, 3).value_or(self.dtype));
+  checkStridedCpu(margs, 4);
+  return out;
 }
 
 // full(size, fill_value, *, dtype, layout, device, pin_memory): the dtype defaults to int64 for an
@@ -250,6 +271,8 @@ constexpr FactoryOp kFactoryOps[] = {
      1},
     {"aten::new_empty(Tensor self, SymInt[] size, *, " FACTORY_OPTIONS ") -> Tensor", newLayout,
      Contents::Uninitialized},
+    {"aten::new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, " FACTORY_OPTIONS ") -> Tensor",
+     newEmptyStridedLayout, Contents::Uninitialized},
     {"aten::new_zeros(Tensor self, SymInt[] size, *, " FACTORY_OPTIONS ") -> Tensor", newLayout, Contents::Zeros},
     {"aten::new_ones(Tensor self, SymInt[] size, *, " FACTORY_OPTIONS ") -> Tensor", newLayout, Contents::Ones},
     {"aten::new_full(Tensor self, SymInt[] size, Scalar fill_value, *, " FACTORY_OPTIONS ") -> Tensor", newFullLayout,

@@ -1,6 +1,6 @@
-// Elementwise math: abs, log, sqrt, rsqrt, pow.Tensor_Scalar, maximum, minimum, clamp, hardtanh; and
-// registerMathOps, which also registers the activation, comparison and fill ops (see
-// ElementwiseFamilies.h). rsub lives beside sub in PointwiseOps.cpp.
+// Elementwise math: abs, log, sqrt, rsqrt, pow.Tensor_Scalar, maximum, minimum, clamp, clamp_min,
+// hardtanh; and registerMathOps, which also registers the activation, comparison and fill ops
+// (see ElementwiseFamilies.h). rsub lives beside sub in PointwiseOps.cpp.
 //
 // pow and clamp let their Python-number arguments take part in type promotion, then run as a
 // unary op on `self.to(result_type)` (ATen's meta functions do exactly this), so the numbers
@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "engine/core/Error.h"
+#include "engine/ops/AtenVersion.h"
 #include "engine/ops/families/ElementwiseFamilies.h"
 #include "engine/ops/families/ElementwiseOp.h"
 #include "engine/ops/OpFamilies.h"
@@ -167,6 +168,37 @@ auto makeClamp() {
   };
 }
 
+// ---- clamp_min(Tensor self, Scalar min) ---------------------------------------------------------
+
+// F.normalize's floor under the norm in torch 2.x graphs. clamp's lower bound alone (its
+// promotion, its overflow check), except that a NaN min fills the result with NaN, bool results
+// have no kernel, and 1.13 has none for float16 either (its kernel name says which ATen it is).
+ElementwiseOperands clampMinOperands(const ValueList& margs) {
+  const TensorMeta& self = metaArg(margs, 0);
+  if (isFloating(self.dtype)) return {{self}};
+  return selfAs(self, elementwiseResultType({{self}, {wrappedNumberMeta(scalarArg(margs.at(1)).dtype), true}},
+                                            P::Common));
+}
+
+void checkClampMin(const ElementwiseOperands& ops, const ValueList& args) {
+  const DType t = ops[0].meta.dtype;
+  const bool torch2 = atenVersion().atLeast(2, 0);
+  FATHOM_CHECK(t != DType::Bool && (t != DType::Float16 || torch2), "\"",
+               torch2 ? "clamp_min_scalar_cpu" : "clamp_min_cpu", "\" not implemented for '", scalarTypeName(t), "'");
+  checkScalarFits(scalarArg(args.at(1)), t);
+}
+
+auto makeClampMin() {
+  return [](auto tag, const ValueList& args) {
+    using T = typename decltype(tag)::type;
+    using C = OpMath<T>;
+    const ScalarArg min = scalarArg(args.at(1));
+    const bool nanFill = min.isFloating() && std::isnan(min.real);
+    const C l = nanFill ? C(0) : C(checkedScalarTo<T>(min));
+    return [=](C x) -> C { return nanFill ? std::numeric_limits<C>::quiet_NaN() : (x < l ? l : x); };
+  };
+}
+
 // ---- hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -------------------------------
 
 // ATen's hardtanh: empty_like(self), then clamp_out into it; integer inputs truncate the bounds
@@ -208,6 +240,8 @@ void registerUnaryMath(OpRegistry& r) {
                  {.promotion = P::SameDtype, .check = checkPow, .operands = powOperands}, makePow());
   addElementwise(r, "aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", std::array<size_t, 1>{0},
                  {.promotion = P::SameDtype, .check = checkClamp, .operands = clampOperands}, makeClamp());
+  addElementwise(r, "aten::clamp_min(Tensor self, Scalar min) -> Tensor", std::array<size_t, 1>{0},
+                 {.promotion = P::SameDtype, .check = checkClampMin, .operands = clampMinOperands}, makeClampMin());
   addElementwise(r, "aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor",
                  std::array<size_t, 1>{0},
                  {.promotion = P::SameDtype, .check = checkHardtanh, .outputStrides = OutputStrides::LikeFirstOperand},
@@ -233,6 +267,7 @@ void registerMathOps(OpRegistry& registry) {
   registerUnaryMathOps(registry);
   registerBitwiseOps(registry);
   registerBinaryMathOps(registry);
+  registerTernaryPointwiseOps(registry);
 }
 
 }  // namespace fathom

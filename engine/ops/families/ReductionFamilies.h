@@ -8,4 +8,5 @@ void registerMaxReductionOps(OpRegistry& registry);   // MaxReductionOps.cpp: am
 void registerFoldReductionOps(OpRegistry& registry);  // FoldReductionOps.cpp: prod, any
 void registerSortOps(OpRegistry& registry);          // SortOps.cpp: sort, topk
 void registerScanOps(OpRegistry& registry);          // ScanOps.cpp: cumsum
+void registerVectorNormOps(OpRegistry& registry);    // VectorNormOps.cpp: linalg_vector_norm
 }  // namespace fathom

@@ -178,6 +178,7 @@ void registerReductionOps(OpRegistry& registry) {
   registerFoldReductionOps(registry);
   registerSortOps(registry);
   registerScanOps(registry);
+  registerVectorNormOps(registry);
 }
 
 }  // namespace fathom

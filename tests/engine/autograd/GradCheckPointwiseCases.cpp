@@ -36,6 +36,7 @@ GradCase transposedUnary(const char* op, GradInput in, frontend::Args extra = {}
 
 }  // namespace
 
+// Long: a table, one case per entry.
 std::vector<GradCase> pointwiseGradCases() {
   return {
       binary("aten.add.Tensor", {{"alpha", 2.0}}),
@@ -95,6 +96,7 @@ std::vector<GradCase> pointwiseGradCases() {
       unary("aten.clamp.default", real({3, 4}, -2, 2), {-0.75, 0.5}),
       unary("aten.clamp.default", real({3, 4}, -2, 2, 1), {-0.75, None{}}),
       unary("aten.clamp.default", real({3, 4}, -2, 2, 2), {None{}, 0.25}),
+      transposedUnary("aten.clamp_min.default", real({4, 3}, -2, 2, 3), {0.25}),
       binary("aten.maximum.default"),
       transposedBinary("aten.minimum.default"),
       binary("aten.minimum.default"),
@@ -111,6 +113,13 @@ std::vector<GradCase> pointwiseGradCases() {
       unary("aten.clone.default", real({3, 4})),
       transposedUnary("aten.contiguous.default", real({4, 3})),
       unary("aten.alias.default", real({3, 4})),
+      {"aten.addcmul.default", "all three broadcast, value 0.5", {real({3, 1}), real({4}, -2, 2, 1), real({3, 4}, -2, 2, 2)},
+       [](const TensorList& x) { return one(op1("aten.addcmul.default", {x[0], x[1], x[2]}, {{"value", 0.5}})); }},
+      {"aten.addcmul.default", "transposed tensor1", {real({3, 4}), real({4, 3}, -2, 2, 1), real({3, 4}, -2, 2, 2)},
+       [](const TensorList& x) { return one(op1("aten.addcmul.default", {x[0], t(x[1]), x[2]})); }},
+      {"aten.addcdiv.default", "broadcast divisor, value -1.5",
+       {real({3, 4}), real({3, 4}, -2, 2, 1), awayFromZero({4}, 0.5, 2)},
+       [](const TensorList& x) { return one(op1("aten.addcdiv.default", {x[0], x[1], x[2]}, {{"value", -1.5}})); }},
   };
 }
 

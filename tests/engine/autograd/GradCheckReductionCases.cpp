@@ -1,6 +1,8 @@
 // Gradient-check cases for reductions, scans and softmax (ReductionDerivatives.cpp): reduced
 // dims with and without keepdim, negative dims, a transposed input; max-like ops on inputs
 // without ties (their derivative is undefined at ties).
+#include <cmath>
+
 #include "tests/engine/autograd/GradCheck.h"
 
 namespace fathom::testing {
@@ -57,6 +59,18 @@ std::vector<GradCase> reductionGradCases() {
       // Rows with no zero, one zero (its gradient is the product of the others) and two zeros (all 0).
       reduce("aten.prod.dim_int", "zeros, keepdim", GradInput{{3, 4}, {1.5, -2, 0.5, 1.25, 0, 1.5, -0.75, 2, 0, 1, 0, 0.5}},
              {-1, true}),
+      // linalg_vector_norm: each ord's formula (|x| kept away from 0 where the norm has a kink there).
+      reduce("aten.linalg_vector_norm.default", "ord 2, dim 1", real({3, 4}), {2.0, IntList{1}}),
+      reduce("aten.linalg_vector_norm.default", "ord 2, every dim, keepdim, transposed", real({4, 3}), {2.0, None{}, true},
+             {}, true),
+      reduce("aten.linalg_vector_norm.default", "ord 1, two dims", awayFromZero({2, 3, 4}), {1.0, IntList{0, 2}}),
+      reduce("aten.linalg_vector_norm.default", "ord inf, keepdim", noTies({3, 4}), {INFINITY, IntList{-1}, true}),
+      reduce("aten.linalg_vector_norm.default", "ord -inf", awayFromZero({3, 4}), {-INFINITY, IntList{0}}),
+      reduce("aten.linalg_vector_norm.default", "ord 3", real({3, 4}), {3.0, IntList{1}}),
+      reduce("aten.linalg_vector_norm.default", "ord 1.5, transposed", awayFromZero({4, 3}), {1.5, IntList{0}, true}, {},
+             true),
+      reduce("aten.linalg_vector_norm.default", "ord 0.5", awayFromZero({3, 4}), {0.5, IntList{1}}),
+      reduce("aten.linalg_vector_norm.default", "ord -1, every dim", awayFromZero({3, 4}), {-1.0}),
       // The values output; indices are not differentiable.
       {"aten.sort.default", "dim 0, descending", {noTies({3, 4})},
        [](const TensorList& x) { return callOp("aten.sort.default", {x[0], 0, true}); }},

@@ -1,6 +1,7 @@
-// Meta functions of the math, comparison and fill ops on symbolic sizes: results keep the
-// symbol (not its hint), whatever extra rules the op has (where's condition, masked_fill's
-// contiguous output, tril's fresh layout, pow/clamp's promoted self, hardtanh's empty_like).
+// Meta functions of the math, comparison, fill and ternary ops on symbolic sizes: results keep
+// the symbol (not its hint), whatever extra rules the op has (where's condition, masked_fill's
+// contiguous output, tril's fresh layout, pow/clamp's promoted self, hardtanh's empty_like,
+// addcmul's three-way broadcast).
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -52,6 +53,9 @@ TEST(ElementwiseSymbolicTest, ResultsKeepTheSymbol) {
       {"aten.hardtanh.default", {x, -1.0, 1.0}, DType::Float32},
       {"aten.fill.Scalar", {x, 2.0}, DType::Float32},
       {"aten.gelu_backward.default", {x, row}, DType::Float32},
+      {"aten.clamp_min.default", {ints, 0.5}, DType::Float32},
+      {"aten.addcmul.default", {row, ints, x}, DType::Float32},
+      {"aten.addcdiv.default", {ints, x, row}, DType::Float32},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.op);

@@ -3,6 +3,7 @@
 // checks and arange's dtype and length rules.
 #include <cmath>
 
+#include "tests/engine/HintSymbol.h"
 #include "tests/engine/ops/OpTestUtil.h"
 
 namespace fathom {
@@ -107,6 +108,66 @@ TEST(FactoryOpsTest, ErrorsAreReportedNotThrown) {
                 {{"memory_format", MemoryFormat::Preserve}});
   expectOpError("aten.empty_strided.default", {ValueList{2, 3}, ValueList{1}},
                 "dimensionality of sizes (2) must match dimensionality of strides (1)");
+}
+
+// new_empty_strided: empty_strided with self's dtype unless one is given, the strides as asked
+// (permuted, with holes, overlapping). PyTorch 1.13 and 2.14 alike:
+// torch.ops.aten.new_empty_strided.default(torch.ones(2, 3, dtype=torch.float64), ...).
+TEST(FactoryOpsTest, NewEmptyStrided) {
+  const Tensor self = makeTensor(DType::Float64, {2, 3});
+  struct Case {
+    IntList sizes, strides;
+    int64_t storageBytes;  // untyped_storage().nbytes()
+  };
+  const Case cases[] = {{{2, 3, 4}, {1, 8, 2}, 192}, {{2, 3, 4}, {24, 1, 6}, 360}, {{2, 3}, {0, 1}, 24}, {{}, {}, 8}};
+  const auto ints = [](const IntList& v) {
+    ValueList out;
+    for (int64_t x : v) out.push_back(x);
+    return out;
+  };
+  for (const auto& c : cases) {
+    Tensor out = runOp("aten.new_empty_strided.default", {self, ints(c.sizes), ints(c.strides)});
+    EXPECT_EQ(out.dtype(), DType::Float64);
+    EXPECT_EQ(out.sizes(), c.sizes);
+    EXPECT_EQ(out.strides(), c.strides);
+    EXPECT_EQ(out.storageOffset(), 0);
+    EXPECT_FALSE(out.sharesStorageWith(self));
+    EXPECT_GE(static_cast<int64_t>(out.storage()->nbytes()), c.storageBytes);
+  }
+  Tensor i = runOp("aten.new_empty_strided.default", {self, ValueList{2, 3}, ValueList{3, 1}}, {{"dtype", DType::Int32}});
+  EXPECT_EQ(i.dtype(), DType::Int32);
+  EXPECT_EQ(runOp("aten.new_empty_strided.default", {self, ValueList{0, 3}, ValueList{3, 1}}).numel(), 0);
+  EXPECT_EQ(runOp("aten.new_empty_strided.default", {self, ValueList{2, 3}, ValueList{3, 1}},
+                  {{"device", Device{"meta"}}, {"layout", Layout::Strided}})
+                .strides(),
+            (IntList{3, 1}));
+  expectOpError("aten.new_empty_strided.default", {self, ValueList{2, 3}, ValueList{1}},
+                "dimensionality of sizes (2) must match dimensionality of strides (1)");
+  expectOpError("aten.new_empty_strided.default", {self, ValueList{2, -3}, ValueList{3, 1}},
+                "Trying to create tensor with negative dimension -3: [2, -3]");
+  expectOpError("aten.new_empty_strided.default", {self, ValueList{2, 3}, ValueList{-3, 1}},
+                "Storage size calculation overflowed with sizes=[2, 3] and strides=[-3, 1]");
+  expectOpError("aten.empty_strided.default", {ValueList{2}, ValueList{-1}},
+                "Storage size calculation overflowed with sizes=[2] and strides=[-1]");
+}
+
+// new_empty_strided over symbolic sizes and strides keeps the symbols.
+TEST(FactoryOpsTest, NewEmptyStridedKeepsSymbols) {
+  const SymInt s0(testing::hintSymbol("s0", 5));
+  TensorMeta self;
+  self.dtype = DType::BFloat16;
+  self.sizes = {s0};
+  self.strides = {SymInt(1)};
+  const OpDef* op = OpRegistry::global().find("aten.new_empty_strided.default");
+  ASSERT_NE(op, nullptr);
+  auto bound = bindArguments(op->schema, {self, ValueList{s0, 3}, ValueList{SymInt(1), s0}}, {});
+  ASSERT_TRUE(bound.ok()) << bound.error().str();
+  auto out = callMeta(*op, *bound);
+  ASSERT_TRUE(out.ok()) << out.error().str();
+  const TensorMeta& m = (*out)[0].as<TensorMeta>();
+  EXPECT_EQ(m.dtype, DType::BFloat16);
+  EXPECT_EQ(m.sizes[0].str(), "s0");
+  EXPECT_EQ(m.strides[1].str(), "s0");
 }
 
 // channels_last strides are c10's plain products: a size-0 dim zeroes the strides outside it

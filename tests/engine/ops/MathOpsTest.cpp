@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "engine/ops/AtenVersion.h"
 #include "tests/engine/ops/OpTestUtil.h"
 
 namespace fathom {
@@ -67,6 +68,36 @@ TEST(MathOpsTest, ComparisonWithWrappedNumber) {
 }
 
 // gelu's two forms and its backward at a few points, against the formulas in double.
+// clamp_min (torch.ops.aten.clamp_min.default, PyTorch 1.13 and 2.14 alike unless said): x's
+// NaN stays, a NaN bound fills with NaN, a float bound makes an integer input float32; float16
+// has a kernel from torch 2.x on, bool in neither (the kernels' names differ).
+TEST(MathOpsTest, ClampMin) {
+  const Tensor x = makeTensor(DType::Float32, {2, 3}, {}, {-1.5, 0.5, NAN, 2, -0.25, 1});
+  std::vector<double> v = valuesOf(runOp("aten.clamp_min.default", {x, 0.25}));
+  EXPECT_EQ(v[0], 0.25);
+  EXPECT_TRUE(std::isnan(v[2]));
+  EXPECT_EQ(v[4], 0.25);
+  for (double e : valuesOf(runOp("aten.clamp_min.default", {x, double{NAN}}))) EXPECT_TRUE(std::isnan(e));
+  // clamp_min(x.t(), 0.0): the transposed layout stays.
+  const Tensor xt = makeTensor(DType::Float32, {3, 2}, {1, 3}, {-1.5, 2, 0.5, -0.25, NAN, 1});
+  Tensor t = runOp("aten.clamp_min.default", {xt, 0.0});
+  EXPECT_EQ(t.strides(), (IntList{1, 3}));
+  EXPECT_EQ(valuesOf(t)[3], 0.0);
+  Tensor f = runOp("aten.clamp_min.default", {makeTensor(DType::Int64, {3}, {}, {-3, 0, 5}), 0.5});
+  EXPECT_EQ(f.dtype(), DType::Float32);
+  EXPECT_EQ(valuesOf(f), (std::vector<double>{0.5, 0.5, 5}));
+  expectOpError("aten.clamp_min.default", {makeTensor(DType::Int8, {3}), int64_t{300}},
+                "value cannot be converted to type int8_t without overflow");
+  const Tensor h = makeTensor(DType::Float16, {2, 3}, {}, {-1.5, 0.5, NAN, 2, -0.25, 1});
+  expectOpError("aten.clamp_min.default", {h, 0.1}, "\"clamp_min_cpu\" not implemented for 'Half'");
+  ScopedAtenVersion torch2({2, 14});
+  v = valuesOf(runOp("aten.clamp_min.default", {h, 0.1}));
+  EXPECT_EQ(v[0], 0.0999755859375);
+  EXPECT_EQ(v[1], 0.5);
+  expectOpError("aten.clamp_min.default", {makeTensor(DType::Bool, {2}), true},
+                "\"clamp_min_scalar_cpu\" not implemented for 'Bool'");
+}
+
 TEST(MathOpsTest, GeluValues) {
   Tensor x = makeTensor(DType::Float64, {4}, {}, {-3, -0.5, 0.25, 2});
   const auto exact = valuesOf(runOp("aten.gelu.default", {x}));

@@ -107,6 +107,8 @@ def cases(c):
     activation_cases(c)
     comparison_cases(c)
     fill_cases(c)
+    ternary_cases(c)
+    clamp_min_cases(c)
 
 
 # ---- math, activations, comparisons, fills (appended after the cases above so their inputs,
@@ -325,3 +327,60 @@ def fill_cases(c):
     c.op("aten.triu.default", c.t((3, 0)))
     c.op("aten.tril.default", c.t((4,)))  # error: needs 2 dims
     c.op("aten.triu.default", c.t(()))  # error: needs 2 dims
+
+
+# ---- addcmul, addcdiv and clamp_min (timm's ResMLP and EdgeNeXt; appended so the inputs above,
+# seeded by creation order, stay the same) -------------------------------------------------------
+def ternary(c, name, **kw):
+    """self, tensor1, tensor2 over every layout in each position, mixed layouts, broadcasting of all
+    three, dtypes and promotion (value takes no part in it)."""
+    nz = name == "aten.addcdiv.default"  # a nonzero divisor
+    for shape, layout in STANDARD:
+        c.op(name, c.t(shape, layout=layout), c.t(shape), c.t(shape, nonzero=nz), **kw)
+        c.op(name, c.t(shape), c.t(shape, layout=layout), c.t(shape, nonzero=nz), **kw)
+        c.op(name, c.t(shape), c.t(shape), c.t(shape, layout=layout, nonzero=nz), **kw)
+    c.op(name, c.t((3, 4), layout="transposed"), c.t((3, 4), layout="sliced"), c.t((3, 4), nonzero=nz), **kw)
+    c.op(name, c.t((2, 3, 4)), c.t((2, 3, 4), layout="permuted"), c.t((2, 3, 4), layout="permuted", nonzero=nz), **kw)
+    c.op(name, c.t((2, 3, 2, 3), layout="channels_last"), c.t((3, 1, 1)), c.t((2, 3, 2, 3), nonzero=nz), **kw)
+    c.op(name, c.t((3, 1)), c.t((1, 4)), c.t((3, 4), nonzero=nz), **kw)
+    c.op(name, c.t((4,)), c.t((2, 3, 4), layout="permuted"), c.t((3, 1), nonzero=nz), **kw)
+    c.op(name, c.t((2, 1, 4)), c.t((3, 1)), c.t((), nonzero=nz), **kw)
+    c.op(name, c.t((3, 4)), c.t((3, 4)), c.t((5,), nonzero=nz), **kw)  # error: not broadcastable
+    for dtype in FLOATS[1:] + (torch.int64, torch.int32, torch.uint8, torch.bool):  # float16, bool: no kernel
+        c.op(name, c.t((3, 4), dtype=dtype), c.t((3, 4), dtype=dtype), c.t((3, 4), dtype=dtype, nonzero=True), **kw)
+    c.op(name, c.t((3, 4), dtype=torch.int64), c.t((3, 4)), c.t((3, 4), dtype=torch.int32, nonzero=True), **kw)
+    c.op(name, c.t((3, 4), dtype=torch.bfloat16), c.t((), dtype=torch.float64), c.t((3, 4), dtype=torch.bfloat16,
+                                                                                     nonzero=True), **kw)
+    c.op(name, c.t((3, 4)), c.t((3, 4), dtype=torch.float64), c.t((3, 4), dtype=torch.bfloat16, nonzero=True), **kw)
+
+
+def ternary_cases(c):
+    for name in ("aten.addcmul.default", "aten.addcdiv.default"):
+        ternary(c, name)
+        ternary(c, name, value=0.5)
+        for value in (-2, 0, 2.5):
+            c.op(name, c.t((3, 4), dtype=torch.int64), c.t((3, 4), dtype=torch.int64), c.t((3, 4), dtype=torch.int64,
+                                                                                               nonzero=True), value=value)
+            c.op(name, c.t((3, 4)), c.t((3, 4)), c.t((3, 4), nonzero=True), value=value)
+        c.op(name, specials(c), specials(c), c.t((3, 4), values=SPECIALS[::-1]), value=0.25)
+    c.op("aten.addcdiv.default", c.t((3, 4)), c.t((3, 4)), c.t((3, 4), values=[0.0] * 12))  # divided by zero
+    c.op("aten.addcdiv.default", c.t((3, 4)), c.t((3, 4), dtype=torch.bool), c.t((3, 4), dtype=torch.int64))  # error
+    c.op("aten.addcmul.default", c.t((3, 4), dtype=torch.int8), c.t((3, 4), dtype=torch.int8),
+         c.t((3, 4), dtype=torch.int8), value=300)  # error: value overflows int8
+
+
+def clamp_min_cases(c):
+    """clamp_min (F.normalize's floor in torch 2.x graphs): layouts, promotion by the bound, NaN."""
+    name = "aten.clamp_min.default"
+    for shape, layout in STANDARD:
+        c.op(name, c.t(shape, layout=layout), 0.25)
+    for dtype in FLOATS[1:] + INTS:  # float16: no kernel in 1.13
+        c.op(name, c.t((3, 4), dtype=dtype), 1)
+    c.op(name, c.t((3, 4), dtype=torch.int64), 0.5)  # a float bound makes it float32
+    c.op(name, c.t((3, 4), dtype=torch.bool), 1)  # int64
+    c.op(name, c.t((3, 4), dtype=torch.bool), 0.5)  # float32
+    c.op(name, c.t((3, 4), dtype=torch.bfloat16), 0.1)
+    c.op(name, specials(c), -1.0)
+    c.op(name, c.t((3, 4), values=[NAN] + SPECIALS[1:]), 0.5)  # NaN stays
+    c.op(name, c.t((3, 4)), NAN)  # a NaN bound fills with NaN
+    c.op(name, c.t((3, 4), dtype=torch.int8), 300)  # error: overflow

@@ -245,6 +245,7 @@ def cases(c):
     prod_any(c)
     sort_topk(c)
     group_norm(c)
+    vector_norm(c)
 
 
 # ---- Core ATen's other reductions (appended after the cases above so their inputs, which are
@@ -415,3 +416,55 @@ def group_norm(c):
     c.op(gnb, c.t((2, 6, 3, 4), dtype=torch.float64), x, mean, rstd, c.t((6,), dtype=torch.float64), 2, 6, 12, 3,
          [True, True, True])
     c.op(gnb, c.t((2, 6, 3, 4), dtype=torch.float64), x, mean, rstd, None, 2, 6, 12, 3, [True, True, False])  # error
+
+
+# ---- linalg_vector_norm (torch 2.x's F.normalize; appended so the inputs above, seeded by
+# creation order, stay the same) -----------------------------------------------------------------
+ORDS = (2, 1, INF, -INF, 0, 3, 0.5, -1, -2.5)
+
+
+def vector_norm(c):
+    name = "aten.linalg_vector_norm.default"
+    for shape, layout in STANDARD:
+        for ord_ in ORDS:  # dim=None (an empty input: an error for inf and ord < 0)
+            c.op(name, c.t(shape, layout=layout), ord_)
+        for dims in dims_for(len(shape)):
+            for keepdim in (False, True):
+                c.op(name, c.t(shape, layout=layout), 2, dims, keepdim)
+            c.op(name, c.t(shape, layout=layout), INF, dims)
+            c.op(name, c.t(shape, layout=layout), 1, dims, True)
+        c.op(name, c.t(shape, layout=layout), 2, [], True)  # empty list: every dim
+    c.op(name, c.t((2, 3, 2, 3), layout="channels_last"), 2, [1], True)  # F.normalize over channels
+    c.op(name, c.t((2, 3, 1, 1)), 3, [2, 3])  # every reduced dim of size 1
+    # float16 and bfloat16: 1.13 folds in their own dtype, every step rounded, in memory order
+    # (bfloat16's ord 2 over one contiguous innermost run folds in float)
+    for dtype in (torch.bfloat16, torch.float16):
+        for ord_ in ORDS:
+            c.op(name, c.t((3, 4), dtype=dtype), ord_, [1])
+            c.op(name, c.t((2, 3, 4), dtype=dtype, layout="permuted"), ord_, [0, 2])
+        c.op(name, c.t((300,), dtype=dtype, positive=True), 1)  # the sum stalls in 16 bits
+        c.op(name, c.t((300,), dtype=dtype), 2)
+        c.op(name, c.t((64, 6), dtype=dtype), 2, [0])
+        c.op(name, c.t((6, 64), dtype=dtype, layout="transposed"), 2, [0])
+        c.op(name, c.t((6, 64), dtype=dtype), 0.5, [1], True)
+    c.op(name, c.t((3, 4), dtype=torch.float64), 0.1, [1])  # 1.13 reads ord as a float: 0.1f
+    c.op(name, c.t((3, 4), dtype=torch.float64), 3.3)
+    c.op(name, c.t((3, 4), dtype=torch.float64, layout="transposed"), -0.7, [0], True)
+    c.op(name, c.t((3, 4)), 2, [1], dtype=torch.float64)
+    c.op(name, c.t((3, 4), dtype=torch.float16), 1, None, False, dtype=torch.float32)
+    c.op(name, c.t((3, 4), dtype=torch.bfloat16, layout="sliced"), 2, [-1], dtype=torch.float64)
+    for values in ([NAN, 1.0, -2.0, 0.0], [INF, 1.0, -2.0, 0.0], [-INF, 0.0, 0.0, 3.0], [0.0, 0.0, -0.0, 0.0]):
+        for ord_ in ORDS:
+            c.op(name, c.t((4,), values=values), ord_)
+    c.op(name, c.t((2, 3)), True)  # a bool ord is 1
+    # errors
+    c.op(name, c.t((3, 4), dtype=torch.int64), 2)
+    c.op(name, c.t((3, 4), dtype=torch.bool), 2)
+    c.op(name, c.t((0, 4)), INF, [-2])
+    c.op(name, c.t((0, 4)), -1, [0, 1])
+    c.op(name, c.t((0, 4)), -INF, [1], True)  # fine: the empty dim is kept
+    c.op(name, c.t((3, 4), dtype=torch.float64), 2, [1], dtype=torch.float32)  # narrows
+    c.op(name, c.t((3, 4), dtype=torch.float16), 2, [1], dtype=torch.bfloat16)
+    c.op(name, c.t((3, 4)), 2, [1], dtype=torch.int64)
+    c.op(name, c.t((3, 4)), 2, [1, -1])
+    c.op(name, c.t((3, 4)), 2, [2])

@@ -352,6 +352,7 @@ def cases(c):
     factories(c)
     ranges(c)
     core_aten_factories(c)
+    new_empty_strided(c)
 
 
 # ---- Core ATen (issue 24), appended so the inputs above (seeded by creation order) stay the same
@@ -450,3 +451,18 @@ def random_factories(c):
     for dtype in (torch.int32, torch.float32, torch.float64, torch.uint8):
         c.op("aten.randperm.default", 6, dtype=dtype, values=False)
     c.op("aten.randperm.default", -1, values=False)  # error
+
+
+# ---- new_empty_strided (AOT backward graphs, timm's GhostNet), appended like the above ----------
+def new_empty_strided(c):
+    name = "aten.new_empty_strided.default"
+    for size, stride in (([2, 3], [1, 2]), ([2, 3], [0, 1]), ([2, 3], [5, 1]), ([0, 3], [7, 9]), ([], []),
+                         ([2, 3, 4], [1, 8, 2]), ([2, 3, 4], [24, 1, 6])):
+        c.op(name, c.t((2, 3), dtype=torch.float64), size, stride, values=False)
+    c.op(name, c.t((2, 3), layout="transposed"), [4], [1], values=False)
+    c.op(name, c.t((2,), dtype=torch.bfloat16), [2, 3], [3, 1], dtype=torch.int32, values=False)
+    c.op(name, c.t((2,), dtype=torch.int64), [3], [1], layout=torch.strided, device=torch.device("cpu"),
+         values=False)
+    c.op(name, c.t((2,)), [2, 3], [1], values=False)  # error: ranks
+    c.op(name, c.t((2,)), [-2, 3], [1, 1], values=False)  # error: negative size
+    c.op(name, c.t((2,)), [2, 3], [-3, 1], values=False)  # error: negative stride
