@@ -95,6 +95,16 @@ std::optional<bool> producesTensor(const Node& n) {
   return rets[0].type.kind == ArgKind::Tensor && !rets[0].type.isList;
 }
 
+// A node that gives a Python number (size arithmetic: operator.truediv's float, a SymInt). FX
+// passes one where a Tensor is expected as PyTorch's arg parser does, as a wrapped number
+// (mul.Tensor(x, s0 / s1) in an upsampling's scale); the elementwise ops take it so.
+bool producesNumber(const Node& n) {
+  if (n.kind != NodeKind::Call || !n.op || n.op->schema.returns.size() != 1) return false;
+  const SchemaType& t = n.op->schema.returns[0].type;
+  return !t.isList && (t.kind == ArgKind::Float || t.kind == ArgKind::Int || t.kind == ArgKind::SymInt ||
+                       t.kind == ArgKind::Scalar);
+}
+
 // Explains a use before definition: a path back to `user` if the reference is part of a cycle.
 std::string describeForwardUse(const std::vector<Node>& nodes, size_t user, size_t used) {
   std::vector<int32_t> parent(nodes.size(), -1);
@@ -153,7 +163,7 @@ Status verifyCall(const std::vector<Node>& nodes, const Node& n) {
     std::string problem;
     forEachNodeRef((*bound)[i], [&](NodeRef r) {
       const Node& src = nodes[static_cast<size_t>(r.index)];
-      if (problem.empty() && producesTensor(src) == false)
+      if (problem.empty() && producesTensor(src) == false && !producesNumber(src))
         problem = "argument '" + schemaArgs[i].name + "' must be a tensor but " + at(src) +
                   " is not one (use getitem to pick an element of a multi-output op)";
     });

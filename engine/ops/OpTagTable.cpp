@@ -34,6 +34,7 @@ constexpr OpTagRow kRows[] = {
     {"operator.mod", tags(Sym), true},
     {"operator.neg", tags(Sym), true},
     {"torch.sym_sum", Sym | Rec, true},
+    {"operator.truediv", Sym | Rec, true},
     // PointwiseOps.cpp
     {"aten.add.Tensor", Pw | Rec | HasInpl, true},
     {"aten.add.Scalar", Pw | Rec | HasInpl, true},

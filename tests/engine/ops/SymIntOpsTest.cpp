@@ -2,6 +2,8 @@
 // numel and offset, and the integer operators on concrete values.
 #include <gtest/gtest.h>
 
+#include "engine/graph/GraphBuilder.h"
+#include "engine/interp/Interpreter.h"
 #include "tests/engine/ops/OpTestUtil.h"
 
 namespace fathom {
@@ -45,6 +47,30 @@ TEST(SymIntOpsTest, SymSumAddsAList) {
   auto meta = callMeta(op, metaArgs(*bound));
   ASSERT_TRUE(meta.ok());
   EXPECT_EQ(meta->at(0).as<SymInt>().hint(), 1);
+}
+
+// A size ratio (torchvision's segmentation heads upsample by in / out under dynamic=True): a
+// Python float, which FX passes to mul.Tensor where a tensor goes, as a wrapped number.
+TEST(SymIntOpsTest, TrueDivisionGivesAFloatThatElementwiseOpsTake) {
+  auto half = callKernel(opNamed("operator.truediv"), {int64_t{7}, int64_t{2}});
+  ASSERT_TRUE(half.ok());
+  EXPECT_EQ(half->at(0).as<double>(), 3.5);
+  auto zero = callKernel(opNamed("operator.truediv"), {int64_t{7}, int64_t{0}});
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.error().message, "division by zero");
+
+  GraphBuilder b;
+  NodeRef x = b.input("x", fakeTensor(DType::Float32, {4}));
+  NodeRef n = b.call("aten.sym_size.int", {x, int64_t{0}});
+  NodeRef ratio = b.call("operator.truediv", {n, int64_t{8}});
+  b.output({b.call("aten.mul.Tensor", {x, ratio})});
+  auto g = b.finish();
+  ASSERT_TRUE(g.ok()) << g.error().str();  // verify() takes the float where a tensor goes
+  auto out = Interpreter(*g).run({Value(makeTensor(DType::Float32, {4}, {}, {2, 4, 6, 8}))});
+  ASSERT_TRUE(out.ok()) << out.error().str();
+  const Tensor& t = out->at(0).as<Tensor>();
+  EXPECT_EQ(t.dtype(), DType::Float32);  // a wrapped number does not promote
+  EXPECT_EQ(testing::valuesOf(t), (std::vector<double>{1, 2, 3, 4}));
 }
 
 }  // namespace
