@@ -44,7 +44,7 @@ VIDEO = {
     "r3d_18": ((4, 32), {"num_classes": 10}),
     "mc3_18": ((4, 32), {"num_classes": 10}),
     "r2plus1d_18": ((4, 32), {"num_classes": 10}),
-    "s3d": ((8, 32), {"num_classes": 10}),
+    "s3d": ((16, 224), {"num_classes": 10}),  # its last pool is a fixed (2, 7, 7): 16 frames of 224x224 at least
 }
 BATCH = 2  # batch norm in training mode needs more than one value per channel
 
