@@ -189,9 +189,9 @@ struct CopyPlan {
 // offset, unless self overlaps itself (a stride 0 over a size above 1: a preserve_format clone)
 // or has no storage (no elements: empty_strided, offset 0).
 TensorMeta clonePreservingStrides(const TensorMeta& self) {
-  for (size_t d = 0; d < self.sizes.size(); ++d)
-    if (!isNonOverlappingAndDense(self) && symEq(self.strides[d], 0, "copy: stride 0") &&
-        symLt(1, self.sizes[d], "copy: size above 1"))
+  const bool dense = isNonOverlappingAndDense(self);
+  for (size_t d = 0; !dense && d < self.sizes.size(); ++d)
+    if (symEq(self.strides[d], 0, "copy: stride 0") && symLt(1, self.sizes[d], "copy: size above 1"))
       return freshLike(self, self.dtype, likeStrides(self, std::nullopt));
   TensorMeta out = self;
   if (symEq(self.numel(), 0, "copy: no elements")) out.storageOffset = 0;
